@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layout: pure logic in TriageCore (no C imports, no clock or environment
+// reads), one thin adapter target per C library, and the `triage` executable,
+// the only place that prints or exits.
+let package = Package(
+    name: "triage",
+    products: [
+        .executable(name: "triage", targets: ["triage"]),
+    ],
+    targets: [
+        // System libraries from Debian packages.
+        .systemLibrary(name: "CEtPan", pkgConfig: "libetpan",
+                       providers: [.apt(["libetpan-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-gnutls-dev"])]),
+        .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls",
+                       providers: [.apt(["libgnutls28-dev"])]),
+        .systemLibrary(name: "CInih", pkgConfig: "inih",
+                       providers: [.apt(["libinih-dev"])]),
+        .systemLibrary(name: "CICal", pkgConfig: "libical",
+                       providers: [.apt(["libical-dev"])]),
+        // Typed wrappers for variadic C functions (curl_easy_setopt).
+        .target(name: "CShims", dependencies: ["CCurl"]),
+
+        // Pure logic.
+        .target(name: "TriageCore"),
+
+        // Adapters, one per C library.
+        .target(name: "TriageMIME", dependencies: ["TriageCore", "CEtPan"]),
+        .target(name: "TriageConfig", dependencies: ["TriageCore", "CInih"]),
+        .target(name: "TriageIMAP", dependencies: ["TriageCore", "TriageMIME", "CEtPan", "CGnuTLS"]),
+        .target(name: "TriageSMTP", dependencies: ["TriageCore", "CCurl", "CShims"]),
+        .target(name: "TriageICS", dependencies: ["TriageCore", "CICal"]),
+
+        // The command-line tool.
+        .executableTarget(name: "triage", dependencies: [
+            "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS",
+        ]),
+
+        // Tests find their fixtures through #filePath, so no resources are bundled.
+        .testTarget(name: "TriageCoreTests", dependencies: ["TriageCore"]),
+        .testTarget(name: "TriageMIMETests", dependencies: ["TriageMIME", "TriageCore"]),
+        .testTarget(name: "TriageAdapterTests", dependencies: [
+            "TriageCore", "TriageConfig", "TriageICS", "TriageSMTP",
+        ]),
+        // Runs the built `triage` binary against real peers (Dovecot, SMTP).
+        .testTarget(name: "TriageIntegrationTests", dependencies: [
+            "triage", "TriageCore", "TriageMIME",
+        ]),
+    ]
+)

@@ -1,0 +1,27 @@
+#include "CShims.h"
+
+CURLcode triage_curl_setopt_long(CURL *curl, CURLoption option, long value) {
+    return curl_easy_setopt(curl, option, value);
+}
+
+CURLcode triage_curl_setopt_string(CURL *curl, CURLoption option, const char *value) {
+    return curl_easy_setopt(curl, option, value);
+}
+
+CURLcode triage_curl_setopt_pointer(CURL *curl, CURLoption option, void *value) {
+    return curl_easy_setopt(curl, option, value);
+}
+
+CURLcode triage_curl_setopt_read_callback(CURL *curl,
+    size_t (*callback)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(curl, CURLOPT_READFUNCTION, callback);
+}
+
+CURLcode triage_curl_setopt_write_callback(CURL *curl,
+    size_t (*callback)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, callback);
+}
+
+CURLcode triage_curl_getinfo_long(CURL *curl, CURLINFO info, long *value) {
+    return curl_easy_getinfo(curl, info, value);
+}

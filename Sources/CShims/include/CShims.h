@@ -1,0 +1,16 @@
+#ifndef TRIAGE_CSHIMS_H
+#define TRIAGE_CSHIMS_H
+// Typed wrappers for C entry points Swift cannot call directly
+// (variadic functions and function-like macros).
+#include <curl/curl.h>
+
+CURLcode triage_curl_setopt_long(CURL *curl, CURLoption option, long value);
+CURLcode triage_curl_setopt_string(CURL *curl, CURLoption option, const char *value);
+CURLcode triage_curl_setopt_pointer(CURL *curl, CURLoption option, void *value);
+CURLcode triage_curl_setopt_read_callback(CURL *curl,
+    size_t (*callback)(char *buffer, size_t size, size_t nitems, void *userdata));
+CURLcode triage_curl_setopt_write_callback(CURL *curl,
+    size_t (*callback)(char *buffer, size_t size, size_t nitems, void *userdata));
+CURLcode triage_curl_getinfo_long(CURL *curl, CURLINFO info, long *value);
+
+#endif

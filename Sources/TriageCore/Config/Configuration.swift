@@ -1,0 +1,101 @@
+/// The whole configuration file, as validated values.
+///
+/// Loaded by `TriageConfig.ConfigLoader` from INI; every path is already resolved
+/// relative to the configuration file's folder.
+public struct Configuration: Sendable {
+    /// Where the configuration file was read from.
+    public var path: String
+    /// The `[triage]` section.
+    public var triage: TriageSection
+    /// `[account NAME]` sections, in file order.
+    public var accounts: [AccountSection] = []
+    /// The optional `[digest]` section.
+    public var digest: DigestSection?
+
+    /// Creates a configuration.
+    public init(path: String, triage: TriageSection, accounts: [AccountSection] = [], digest: DigestSection? = nil) {
+        self.path = path
+        self.triage = triage
+        self.accounts = accounts
+        self.digest = digest
+    }
+}
+
+/// `[triage]`: who `me` is, where rules and the store live, the time zone.
+public struct TriageSection: Sendable {
+    /// The user's own addresses, for `me` in queries.
+    public var me: [String] = []
+    /// The folder of `*.rules` files (absolute).
+    public var rules: String
+    /// The store folder (absolute), or nil for the default (`$XDG_DATA_HOME/triage`).
+    public var store: String?
+    /// An IANA time zone name, or nil for the system's.
+    public var timezone: String?
+
+    /// Creates the section.
+    public init(me: [String] = [], rules: String, store: String? = nil, timezone: String? = nil) {
+        self.me = me
+        self.rules = rules
+        self.store = store
+        self.timezone = timezone
+    }
+}
+
+/// `[account NAME]`: one mail source.
+public struct AccountSection: Sendable {
+    /// The NAME in `[account NAME]`.
+    public var name: String
+    /// `imaps://host[:port]`, `imap://host[:port]` or `maildir:PATH` (PATH absolute).
+    public var url: String
+    /// The login name.
+    public var user: String?
+    /// A shell command whose standard output is the password.
+    public var passwordCommand: String?
+    /// The password itself (only allowed when the file is private).
+    public var password: String?
+    /// A shell command whose standard output is an OAuth2 access token (SASL XOAUTH2).
+    public var oauth2TokenCommand: String?
+    /// Mailboxes to read; default `INBOX`.
+    public var mailboxes: [String] = ["INBOX"]
+    /// An extra trust anchor (PEM), absolute path.
+    public var caFile: String?
+    /// `tls = off` allows plain `imap://` to a loopback host.
+    public var tlsOff: Bool = false
+    /// The line of the section header, for messages.
+    public var line: Int = 0
+
+    /// Creates an account.
+    public init(name: String, url: String) {
+        self.name = name
+        self.url = url
+    }
+}
+
+/// `[digest]`: where and when the daily summary goes.
+public struct DigestSection: Sendable {
+    /// Recipient.
+    public var to: String
+    /// Sender.
+    public var from: String
+    /// Local hour (0...23) from which the day's digest is due.
+    public var hour: Int = 7
+    /// `smtps://host`, `smtp://host` (STARTTLS required) or `file:DIR`.
+    public var smtp: String
+    /// SMTP login name.
+    public var user: String?
+    /// A shell command whose standard output is the SMTP password.
+    public var passwordCommand: String?
+    /// The SMTP password itself (only when the file is private).
+    public var password: String?
+    /// An extra trust anchor (PEM), absolute path.
+    public var caFile: String?
+    /// Whether to send a digest with nothing in it.
+    public var sendEmpty: Bool = false
+
+    /// Creates the section.
+    public init(to: String, from: String, smtp: String) {
+        self.to = to
+        self.from = from
+        self.smtp = smtp
+    }
+}

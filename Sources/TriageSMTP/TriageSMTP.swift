@@ -1,0 +1,5 @@
+import CCurl
+
+/// Placeholder so the target builds; filled in by its issue.
+enum TriageSMTPModule {}
+import CShims

@@ -1,0 +1,11 @@
+/// Every subcommand, in the order `triage --help` lists them.
+enum CommandTable {
+    static let all: [Command.Type] = [
+        InspectCommand.self,
+    ]
+
+    /// The command called `name`, if any.
+    static func find(_ name: String) -> Command.Type? {
+        all.first { $0.name == name }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import TriageCore
+
+/// What a command may take from the outside world: the clock, the environment and
+/// the standard streams. Commands read these only through here, so the library
+/// code below them stays pure and testable.
+struct Context {
+    /// The process environment.
+    var environment: [String: String]
+    /// The current instant.
+    var now: Date
+
+    /// Writes to standard output.
+    func out(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Writes to standard error.
+    func err(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// The configuration file path: `--config`, else `$XDG_CONFIG_HOME/triage/triage.conf`.
+    func configPath(_ option: String?) -> String {
+        if let option { return option }
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return xdg + "/triage/triage.conf" }
+        return (environment["HOME"] ?? "~") + "/.config/triage/triage.conf"
+    }
+
+    /// The default store folder: `$XDG_DATA_HOME/triage`.
+    func defaultStorePath() -> String {
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/triage" }
+        return (environment["HOME"] ?? "~") + "/.local/share/triage"
+    }
+}

@@ -1,0 +1,61 @@
+import TriageConfig
+import TriageCore
+import XCTest
+
+final class ConfigLoaderTests: XCTestCase {
+    func testReadsTriageSectionWithInlineComments() throws {
+        let text = """
+        [triage]
+        me = me@example.test, me.alias@example.test   ; who `me` is, in queries
+        rules = Rules                                   ; folder of *.rules files
+        timezone = America/Chicago
+        """
+        let config = try ConfigLoader.parse(text, path: "/home/u/.config/triage/triage.conf")
+        XCTAssertEqual(config.triage.me, ["me@example.test", "me.alias@example.test"])
+        XCTAssertEqual(config.triage.rules, "/home/u/.config/triage/Rules")
+        XCTAssertEqual(config.triage.timezone, "America/Chicago")
+        XCTAssertNil(config.digest)
+    }
+
+    func testReportsEveryProblemWithItsLine() {
+        let text = """
+        [triage]
+        me = me@example.test
+        colour = blue
+        timezone = Mars/Olympus
+
+        [bogus]
+        [account personal]
+        user = me
+        [digest]
+        to = me@example.test
+        hour = 25
+        """
+        XCTAssertThrowsError(try ConfigLoader.parse(text, path: "t.conf")) { error in
+            let problems = (error as? ConfigError)?.problems ?? []
+            let lines = problems.map(\.line)
+            XCTAssertTrue(lines.contains(3), "unknown key: \(problems)")
+            XCTAssertTrue(lines.contains(4), "bad time zone: \(problems)")
+            XCTAssertTrue(lines.contains(6), "unknown section: \(problems)")
+            XCTAssertTrue(lines.contains(7), "account without url: \(problems)")
+            XCTAssertTrue(lines.contains(11), "bad hour: \(problems)")
+            XCTAssertTrue(problems.contains { $0.rendered.hasPrefix("t.conf:3: error: unknown key 'colour'") })
+            XCTAssertEqual((error as? ConfigError)?.exitStatus, .config)
+        }
+    }
+
+    func testPasswordNeedsPrivateFile() {
+        let text = "[triage]\n[account a]\nurl = imaps://h\npassword = x\n"
+        XCTAssertThrowsError(try ConfigLoader.parse(text, path: "c.conf", fileIsPrivate: false)) { error in
+            XCTAssertTrue((error as? ConfigError)?.message.contains("chmod 600") ?? false)
+            XCTAssertFalse((error as? ConfigError)?.message.contains("x\n") ?? true)
+        }
+        XCTAssertNoThrow(try ConfigLoader.parse(text, path: "c.conf", fileIsPrivate: true))
+    }
+
+    func testMissingFileIsNoInput() {
+        XCTAssertThrowsError(try ConfigLoader.load(path: "/nonexistent/triage.conf")) { error in
+            XCTAssertEqual((error as? ConfigError)?.exitStatus, .noInput)
+        }
+    }
+}
