@@ -8,6 +8,10 @@ let package = Package(
     name: "triage",
     products: [
         .executable(name: "triage", targets: ["triage"]),
+        // For the benchmarks in bench/, a separate package that depends on this one by path.
+        .library(name: "TriageKit", targets: [
+            "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS",
+        ]),
     ],
     targets: [
         // System libraries from Debian packages.
@@ -47,7 +51,7 @@ let package = Package(
         ]),
         // Runs the built `triage` binary against real peers (Dovecot, SMTP).
         .testTarget(name: "TriageIntegrationTests", dependencies: [
-            "triage", "TriageCore", "TriageMIME",
+            "triage", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS",
         ]),
     ]
 )
