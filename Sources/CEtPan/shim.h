@@ -23,3 +23,4 @@
 #include <libetpan/maildir.h>
 #include <libetpan/carray.h>
 #include <libetpan/clist.h>
+#include <libetpan/mailimap_oauth2.h>

@@ -1,0 +1,46 @@
+/// A mailbox server session as `triage run` uses it: an IMAP connection, or a
+/// local Maildir that behaves the same way.
+///
+/// The run programs against this protocol only, so it never sees libetpan. A
+/// connection is used from one thread at a time. Every operation that talks to a
+/// server throws `MailError` (exit 75 for connection, TLS, timeout and protocol
+/// trouble, 77 for refused credentials, 78 for a missing move target).
+public protocol MailConnection: AnyObject {
+    /// The server (or Maildir) this connection talks to, for messages: `imap.example.test:993`.
+    var serverName: String { get }
+
+    /// Opens a mailbox: read-write (IMAP `SELECT`) or read-only (`EXAMINE`, for
+    /// `--dry-run`; nothing on the server changes). Replaces any open mailbox.
+    func open(_ mailbox: String, readOnly: Bool) throws -> MailboxStatus
+
+    /// The UIDs in the open mailbox greater than `uid`, ascending.
+    func uids(above uid: UInt32) throws -> [UInt32]
+
+    /// Fetches the given UIDs of the open mailbox in one command, without marking
+    /// anything read. UIDs that no longer exist are simply absent from the result.
+    func fetch(_ uids: [UInt32]) throws -> [FetchedMessage]
+
+    /// Adds or removes system flags and labels on the given UIDs, one command per
+    /// kind of change. Idempotent: adding a flag twice changes nothing.
+    func store(_ change: FlagChange, uids: [UInt32]) throws
+
+    /// Moves the given UIDs of the open mailbox to `folder`, and only those.
+    ///
+    /// When `folder` does not exist the messages stay where they are and
+    /// `MailError` with kind `.missingFolder` is thrown.
+    @discardableResult
+    func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod
+
+    /// Ends the session politely (IMAP `LOGOUT`); never throws, safe to call twice.
+    func close()
+}
+
+/// How a move was carried out, for `--verbose` and the tests.
+public enum MoveMethod: String, Sendable {
+    /// The server has MOVE (RFC 6851).
+    case move
+    /// `UID COPY`, `UID STORE +FLAGS (\Deleted)`, `UID EXPUNGE` of exactly those UIDs (UIDPLUS).
+    case copyAndExpunge
+    /// A local rename (Maildir).
+    case rename
+}

@@ -1,0 +1,58 @@
+/// A message put in a named queue by a `queue` action: something to act on by a day.
+public struct QueueEntry: StoreRecord, Hashable {
+    public static let kindFolder = "queue"
+    public static let statusFolders = WorkStatus.allCases.map(\.rawValue)
+    public static let activeFolder = WorkStatus.open.rawValue
+    public static let noun = "queue entry"
+
+    /// The full id (see `RecordID`).
+    public var id: String
+    /// The queue name (`rec`, `reply`).
+    public var queue: String
+    /// When it was made.
+    public var created: Timestamp
+    /// The day it is due.
+    public var due: CivilDate
+    /// Open, done or removed.
+    public var status: WorkStatus
+    /// When the status last changed (nil while it has never changed).
+    public var statusChanged: Timestamp?
+    /// The rule that made it.
+    public var rule: String
+    /// The message it was made from.
+    public var message: MessageSummary
+
+    enum CodingKeys: String, CodingKey {
+        case id, queue, created, due, status
+        case statusChanged = "status_changed"
+        case rule, message
+    }
+
+    /// Creates an entry.
+    public init(id: String, queue: String, created: Timestamp, due: CivilDate, status: WorkStatus = .open,
+                statusChanged: Timestamp? = nil, rule: String, message: MessageSummary) {
+        self.id = id
+        self.queue = queue
+        self.created = created
+        self.due = due
+        self.status = status
+        self.statusChanged = statusChanged
+        self.rule = rule
+        self.message = message
+    }
+
+    public var statusFolder: String { status.rawValue }
+
+    public var json: JSONValue {
+        .object([
+            ("id", .string(id)),
+            ("queue", .string(queue)),
+            ("created", .string(created.rfc3339)),
+            ("due", .string(due.iso)),
+            ("status", .string(status.rawValue)),
+            ("status_changed", .optional(statusChanged?.rfc3339)),
+            ("rule", .string(rule)),
+            ("message", message.json),
+        ])
+    }
+}

@@ -1,0 +1,43 @@
+/// Records to write together: one lock, one fsync per file and one per folder
+/// touched, however many records.
+public struct StoreBatch: Sendable {
+    /// The records, in the order they were added.
+    public private(set) var records: [any StoreRecord] = []
+
+    /// Creates an empty batch.
+    public init() {}
+
+    /// Adds a record.
+    public mutating func add(_ record: some StoreRecord) {
+        records.append(record)
+    }
+
+    /// Adds the record that a store action (`queue`, `remind`, `digest`) of rule
+    /// `rule` makes from `message`, created at `created` (whose local day is "today").
+    /// Returns false for actions that make no record (label, move, ...).
+    ///
+    /// The id comes from `RecordID.forMessage(message, rule:, action:)`; pass the
+    /// action as the rule wrote it, with any placeholders already expanded for
+    /// this message, so the same message always gets the same id.
+    @discardableResult
+    public mutating func add(_ action: Action, rule: String, message: Message, created: Timestamp) -> Bool {
+        let id = RecordID.forMessage(message, rule: rule, action: action)
+        let today = created.localDay
+        let summary = MessageSummary(message)
+        switch action {
+        case .queue(let name, let inDays):
+            add(QueueEntry(id: id, queue: name, created: created, due: today.adding(days: inDays ?? 0),
+                           rule: rule, message: summary))
+        case .remind(let spec):
+            add(Reminder(id: id, spec: spec, today: today, created: created, rule: rule, message: summary))
+        case .digest(let section):
+            add(DigestEntry(id: id, section: section, created: created, rule: rule, message: summary))
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Whether there is nothing to write.
+    public var isEmpty: Bool { records.isEmpty }
+}

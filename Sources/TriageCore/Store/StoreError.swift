@@ -1,0 +1,61 @@
+import Foundation
+
+/// Why a store operation failed, with the exit status the CLI uses.
+public enum StoreError: TriageError, Equatable, CustomStringConvertible {
+    /// Another process holds the writer lock (exit 75: try again later).
+    case locked(store: String, pid: Int32?)
+    /// A file operation failed (exit 73).
+    case io(path: String, operation: String, errno: Int32)
+    /// A record named by id exists but cannot be read (exit 65).
+    case unreadable(StoreProblem)
+    /// One or more ids given on the command line did not name exactly one record (exit 65).
+    case ids([IDProblem])
+
+    /// What was wrong with one id a person typed.
+    public enum IDProblem: Equatable, Sendable {
+        /// No record of that kind has this id or prefix.
+        case unknown(id: String, noun: String)
+        /// Several records start with this prefix; each candidate is `SHORTID  description`.
+        case ambiguous(id: String, noun: String, candidates: [String])
+        /// Not hex, or shorter than four digits.
+        case malformed(id: String, noun: String)
+
+        /// One paragraph for standard error.
+        public var message: String {
+            switch self {
+            case .unknown(let id, let noun):
+                return "no \(noun) has the id '\(id)'; list them with --all to see every id"
+            case .ambiguous(let id, let noun, let candidates):
+                return "the id '\(id)' matches \(candidates.count) \(noun == "queue entry" ? "queue entries" : noun + "s"); "
+                    + "type more of it to choose one:\n" + candidates.map { "  " + $0 }.joined(separator: "\n")
+            case .malformed(let id, let noun):
+                return "'\(id)' is not a \(noun) id; ids are hex digits, at least \(RecordID.minimumShortLength) of them"
+            }
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .locked: return .tempFail
+        case .io: return .cantCreate
+        case .unreadable, .ids: return .dataError
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .locked(let store, let pid):
+            let who = pid.map { "process \($0)" } ?? "another process"
+            return "the store \(store) is locked by \(who) (lock file \(store)/lock); "
+                + "another triage command is writing to it — try again when it has finished"
+        case .io(let path, let operation, let errno):
+            return "\(path): cannot \(operation): \(String(cString: strerror(errno))); check the folder's permissions and free space"
+        case .unreadable(let problem):
+            return problem.description
+        case .ids(let problems):
+            return problems.map(\.message).joined(separator: "\n")
+        }
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,154 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few POSIX file operations the store needs, with explicit modes (never the
+/// umask's) and errors that name the path.
+enum StoreFiles {
+    /// Prefix of temporary files; listings only see `<32 hex>.json`, so these never show.
+    static let tempPrefix = ".tmp-"
+
+    /// Creates `path` (and missing parents) as a 0700 folder; returns whether it was created.
+    @discardableResult
+    static func makeFolder(_ path: String) throws -> Bool {
+        if mkdir(path, 0o700) == 0 {
+            guard chmod(path, 0o700) == 0 else { throw StoreError.io(path: path, operation: "set mode 0700 on", errno: errno) }
+            return true
+        }
+        let e = errno
+        if e == EEXIST {
+            var st = stat()
+            guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {
+                throw StoreError.io(path: path, operation: "use as a folder (something else has this name)", errno: ENOTDIR)
+            }
+            return false
+        }
+        if e == ENOENT {
+            let parent = (path as NSString).deletingLastPathComponent
+            guard !parent.isEmpty, parent != path else { throw StoreError.io(path: path, operation: "create", errno: e) }
+            try makeFolder(parent)
+            return try makeFolder(path)
+        }
+        throw StoreError.io(path: path, operation: "create", errno: e)
+    }
+
+    /// The `<id>.json` names in a folder, as ids; nil when the folder does not exist.
+    static func recordIDs(in folder: String) throws -> [String]? {
+        guard let dir = opendir(folder) else {
+            if errno == ENOENT { return nil }
+            throw StoreError.io(path: folder, operation: "list", errno: errno)
+        }
+        defer { closedir(dir) }
+        var ids: [String] = []
+        let length = RecordID.length
+        while let entry = readdir(dir) {
+            let id: String? = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                // `<32 hex>.json` and a NUL.
+                guard bytes.count > length + 5, bytes[length + 5] == 0,
+                      bytes[length] == 46, bytes[length + 1] == 106, bytes[length + 2] == 115,
+                      bytes[length + 3] == 111, bytes[length + 4] == 110 else { return nil }
+                for i in 0..<length where !RecordID.isHexDigit(bytes[i]) { return nil }
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<length]), as: UTF8.self)
+            }
+            if let id { ids.append(id) }
+        }
+        return ids
+    }
+
+    /// Every name in a folder (for temp-file cleanup); empty when it does not exist.
+    static func names(in folder: String) -> [String] {
+        guard let dir = opendir(folder) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The whole file, or nil when it does not exist.
+    static func read(_ path: String) throws -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw StoreError.io(path: path, operation: "open", errno: errno)
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw StoreError.io(path: path, operation: "read", errno: errno) }
+        var data = Data(count: max(Int(st.st_size), 0))
+        var filled = 0
+        while true {
+            if filled == data.count { data.count += 4096 }
+            let n = data.withUnsafeMutableBytes { buf in
+                Glibc.read(fd, buf.baseAddress! + filled, buf.count - filled)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.io(path: path, operation: "read", errno: errno)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        data.count = filled
+        return data
+    }
+
+    /// Writes a new 0600 file with `data` (failing if it exists) and, when `sync`, fsyncs it.
+    static func writeNew(_ path: String, _ data: Data, sync: Bool) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StoreError.io(path: path, operation: "create", errno: errno) }
+        var ok = false
+        defer {
+            close(fd)
+            if !ok { unlink(path) }
+        }
+        guard fchmod(fd, 0o600) == 0 else { throw StoreError.io(path: path, operation: "set mode 0600 on", errno: errno) }
+        var written = 0
+        while written < data.count {
+            let n = data.withUnsafeBytes { buf in write(fd, buf.baseAddress! + written, buf.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.io(path: path, operation: "write", errno: errno)
+            }
+            written += n
+        }
+        if sync, fsync(fd) != 0 { throw StoreError.io(path: path, operation: "flush to disk", errno: errno) }
+        ok = true
+    }
+
+    /// Atomically replaces `to` with `from` (same file system).
+    static func rename(_ from: String, _ to: String) throws {
+        guard Glibc.rename(from, to) == 0 else { throw StoreError.io(path: to, operation: "rename \(from) to", errno: errno) }
+    }
+
+    /// Removes a file; a missing file is fine.
+    static func remove(_ path: String) throws {
+        guard unlink(path) == 0 || errno == ENOENT else { throw StoreError.io(path: path, operation: "remove", errno: errno) }
+    }
+
+    /// Flushes a folder's entries (creations, renames, removals) to disk.
+    static func syncFolder(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.io(path: path, operation: "open", errno: errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw StoreError.io(path: path, operation: "flush to disk", errno: errno) }
+    }
+
+    /// The modification time in nanoseconds, or nil when the file does not exist.
+    static func modificationTime(_ path: String) -> Int64? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+    }
+
+    /// Whether a file exists.
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+}

@@ -1,0 +1,485 @@
+import CEtPan
+import Glibc
+import TriageCore
+
+/// An IMAP session with libetpan: verified TLS, login, and the few commands
+/// `triage run` needs, each batch in one command.
+///
+/// `imaps://` is TLS from the first byte; `imap://` must upgrade with STARTTLS
+/// (plain only with `tlsOff` and a loopback host). The certificate chain and host
+/// name are verified (`CertificateVerifier`) before the credential is sent.
+/// Not thread-safe: use one connection from one thread at a time.
+public final class IMAPConnection: MailConnection {
+    public let serverName: String
+    /// Capabilities after login, upper-cased (`MOVE`, `UIDPLUS`, `X-GM-EXT-1`, ...).
+    public private(set) var capabilities: Set<String> = []
+    /// Whether the connection is encrypted (false only with `tlsOff`).
+    public private(set) var isEncrypted = false
+
+    private let settings: IMAPSettings
+    private var session: UnsafeMutablePointer<mailimap>?
+    private var tracer: IMAPTracer?
+    /// The host name for SNI, alive as long as the session (the TLS callback reads it).
+    private var sniHost: UnsafeMutablePointer<CChar>?
+    private var selectedReadOnly = false
+
+    /// Whether the server moves atomically (RFC 6851).
+    public var hasMove: Bool { capabilities.contains("MOVE") }
+    /// Whether the server can expunge given UIDs only (RFC 4315).
+    public var hasUIDPlus: Bool { capabilities.contains("UIDPLUS") }
+    /// Whether the server is Gmail (labels through X-GM-LABELS).
+    public var isGmail: Bool { capabilities.contains("X-GM-EXT-1") }
+
+    private init(settings: IMAPSettings) {
+        self.settings = settings
+        self.serverName = settings.url.serverName
+    }
+
+    deinit {
+        close()
+        free(sniHost)
+    }
+
+    /// Connects, secures, verifies and logs in. Throws `MailError`: 75 for network
+    /// and TLS trouble, 77 when the server refuses the credential, 78 for settings
+    /// that cannot work (plain IMAP to a remote host, unreadable `caFile`).
+    public static func connect(_ settings: IMAPSettings) throws -> IMAPConnection {
+        let connection = IMAPConnection(settings: settings)
+        do {
+            try connection.establish()
+            try connection.logIn()
+            try connection.refreshCapabilities()
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    // MARK: - Connecting
+
+    private func establish() throws {
+        let url = settings.url
+        if url.scheme == .imap, settings.tlsOff, !url.isLoopback {
+            throw MailError(.configuration, server: serverName,
+                            "tls = off is only allowed for a loopback host; use imaps:// or STARTTLS for \(url.host)")
+        }
+        guard let session = mailimap_new(0, nil) else {
+            throw MailError(.protocol, server: serverName, "out of memory")
+        }
+        self.session = session
+        mailimap_set_timeout(session, time_t(settings.connectTimeout))
+        sniHost = strdup(url.host)
+        // SNI only for names: RFC 6066 forbids IP literals in server_name.
+        let sniData = isIPAddress(url.host) ? nil : UnsafeMutableRawPointer(sniHost)
+        let setServerName: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { context, data in
+            guard let context, let data else { return }
+            _ = mailstream_ssl_set_server_name(context, data.assumingMemoryBound(to: CChar.self))
+        }
+
+        let started = ContinuousClock.now
+        let result: Int32
+        switch url.scheme {
+        case .imaps:
+            result = mailimap_ssl_connect_with_callback(session, url.host, url.port, setServerName, sniData)
+        case .imap:
+            result = mailimap_socket_connect(session, url.host, url.port)
+        }
+        guard isSuccess(result) else { throw connectFailure(result, started: started) }
+        if let sink = settings.trace {
+            let tracer = IMAPTracer(sink: sink)
+            tracer.attach(to: session.pointee.imap_stream)
+            tracer.note("connected to \(serverName)\(url.scheme == .imaps ? " with TLS" : "")")
+            self.tracer = tracer
+        }
+
+        if url.scheme == .imap {
+            try refreshCapabilities()
+            if settings.tlsOff {
+                tracer?.note("tls = off: plain connection to loopback host \(url.host)")
+                mailimap_set_timeout(session, time_t(settings.commandTimeout))
+                return
+            }
+            guard capabilities.contains("STARTTLS") else {
+                throw MailError(.tls, server: serverName,
+                                "the server does not offer STARTTLS; use imaps:// (triage never logs in without TLS)")
+            }
+            try startTLS(setServerName: setServerName, sniData: sniData)
+        }
+        isEncrypted = true
+        try verifyCertificate()
+        mailimap_set_timeout(session, time_t(settings.commandTimeout))
+    }
+
+    /// STARTTLS done by hand to refuse bytes the server sent before the handshake
+    /// (CVE-2020-15953: libetpan 1.9.4 would read them as if they came over TLS).
+    private func startTLS(setServerName: @escaping @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void,
+                          sniData: UnsafeMutableRawPointer?) throws {
+        guard let session, let stream = session.pointee.imap_stream else {
+            throw MailError(.connect, server: serverName, "the connection closed")
+        }
+        let started = ContinuousClock.now
+        let result = mailimap_starttls(session)
+        guard isSuccess(result) else {
+            if result == Int32(MAILIMAP_ERROR_STARTTLS) {
+                throw MailError(.tls, server: serverName, "the server refused STARTTLS (\(responseText())); use imaps://")
+            }
+            throw commandFailure(result, "STARTTLS", started: started)
+        }
+        guard stream.pointee.read_buffer_len == 0 else {
+            throw MailError(.tls, server: serverName,
+                            "the server sent \(stream.pointee.read_buffer_len) bytes after its STARTTLS answer and before "
+                            + "the TLS handshake; refusing them (CVE-2020-15953). Something between you and the server "
+                            + "may be tampering with the connection")
+        }
+        let low = mailstream_get_low(stream)
+        let fd = mailstream_low_get_fd(low)
+        guard fd >= 0, let secured = mailstream_low_tls_open_with_callback_timeout(
+            fd, time_t(settings.connectTimeout), setServerName, sniData) else {
+            throw MailError(.tls, server: serverName, "the TLS handshake after STARTTLS failed")
+        }
+        // Frees the plain driver without closing the socket the TLS driver now owns.
+        mailstream_low_free(low)
+        mailstream_set_low(stream, secured)
+        tracer?.note("STARTTLS handshake done")
+    }
+
+    private func verifyCertificate() throws {
+        guard let stream = session?.pointee.imap_stream,
+              let chain = mailstream_low_get_certificate_chain(mailstream_get_low(stream)) else {
+            throw MailError(.tls, server: serverName, "no certificate chain after the TLS handshake")
+        }
+        defer { mailstream_certificate_chain_free(chain) }
+        var certificates: [[UInt8]] = []
+        for index in 0..<Int(chain.pointee.len) {
+            guard let element = chain.pointee.array[index] else { continue }
+            let string = element.assumingMemoryBound(to: MMAPString.self)
+            guard let bytes = string.pointee.str else { continue }
+            certificates.append(Array(UnsafeRawBufferPointer(start: bytes, count: string.pointee.len)))
+        }
+        try CertificateVerifier.verify(chain: certificates, host: settings.url.host,
+                                       caFile: settings.caFile, server: serverName)
+        tracer?.note("certificate verified for \(settings.url.host)")
+    }
+
+    private func logIn() throws {
+        guard let session else { return }
+        if Int(session.pointee.imap_state) == MAILIMAP_STATE_AUTHENTICATED { return } // PREAUTH
+        let credential = settings.credential
+        let started = ContinuousClock.now
+        let result: Int32
+        switch credential.method {
+        case .password(let password):
+            tracer?.privateDescription = "LOGIN \(credential.user) ***"
+            result = mailimap_login(session, credential.user, password)
+        case .oauth2(let token):
+            tracer?.privateDescription = "AUTHENTICATE XOAUTH2 ***"
+            result = mailimap_oauth2_authenticate(session, credential.user, token)
+        }
+        guard isSuccess(result) else {
+            if result == Int32(MAILIMAP_ERROR_LOGIN) || result == Int32(MAILIMAP_ERROR_SASL) {
+                let text = responseText()
+                // Dovecot says "Temporary authentication failure" when its backend is down.
+                if text.lowercased().contains("temporar") || text.uppercased().contains("UNAVAILABLE") {
+                    throw MailError(.protocol, server: serverName, "login failed for a temporary reason: \(text)")
+                }
+                throw MailError(.authentication, server: serverName,
+                                "the server refused the login for \(credential.user)\(text.isEmpty ? "" : " (\(text))"); "
+                                + "check the user and the password or token command")
+            }
+            throw commandFailure(result, "LOGIN", started: started)
+        }
+    }
+
+    private func refreshCapabilities() throws {
+        guard let session else { return }
+        let started = ContinuousClock.now
+        var data: UnsafeMutablePointer<mailimap_capability_data>?
+        let result = mailimap_capability(session, &data)
+        guard isSuccess(result) else { throw commandFailure(result, "CAPABILITY", started: started) }
+        mailimap_capability_data_free(data)
+        var names: Set<String> = []
+        let list = session.pointee.imap_connection_info?.pointee.imap_capability?.pointee.cap_list
+        for capability in CList.elements(list, as: mailimap_capability.self) {
+            switch Int(capability.pointee.cap_type) {
+            case MAILIMAP_CAPABILITY_AUTH_TYPE:
+                if let name = swiftString(capability.pointee.cap_data.cap_auth_type) { names.insert("AUTH=" + name.uppercased()) }
+            case MAILIMAP_CAPABILITY_NAME:
+                if let name = swiftString(capability.pointee.cap_data.cap_name) { names.insert(name.uppercased()) }
+            default:
+                break
+            }
+        }
+        capabilities = names
+    }
+
+    // MARK: - MailConnection
+
+    public func open(_ mailbox: String, readOnly: Bool) throws -> MailboxStatus {
+        let session = try liveSession()
+        let name = ModifiedUTF7.encode(mailbox)
+        var modSeq: UInt64 = 0
+        let condstore = capabilities.contains("CONDSTORE")
+        let started = ContinuousClock.now
+        let result: Int32
+        switch (readOnly, condstore) {
+        case (false, false): result = mailimap_select(session, name)
+        case (true, false): result = mailimap_examine(session, name)
+        case (false, true): result = mailimap_select_condstore(session, name, &modSeq)
+        case (true, true): result = mailimap_examine_condstore(session, name, &modSeq)
+        }
+        guard isSuccess(result) else {
+            let failure = commandFailure(result, readOnly ? "EXAMINE \(mailbox)" : "SELECT \(mailbox)", started: started)
+            if failure.kind == .protocol, (try? folderExists(name)) == false {
+                throw MailError(.missingFolder, server: serverName,
+                                "mailbox \(mailbox) does not exist; check `mailboxes =` for this account")
+            }
+            throw failure
+        }
+        guard let info = session.pointee.imap_selection_info?.pointee else {
+            throw MailError(.protocol, server: serverName, "no mailbox information after selecting \(mailbox)")
+        }
+        selectedReadOnly = readOnly || Int(info.sel_perm) == MAILIMAP_MAILBOX_READONLY
+        return MailboxStatus(name: mailbox, uidValidity: info.sel_uidvalidity, uidNext: info.sel_uidnext,
+                             exists: info.sel_exists, highestModSeq: condstore && modSeq > 0 ? modSeq : nil,
+                             readOnly: selectedReadOnly)
+    }
+
+    public func uids(above uid: UInt32) throws -> [UInt32] {
+        guard uid < UInt32.max else { return [] }
+        let session = try liveSession()
+        // UID n:* always matches the highest UID, even when it is below n: filter.
+        let key = mailimap_search_key_new_uid(mailimap_set_new_interval(uid + 1, 0))
+        defer { mailimap_search_key_free(key) }
+        var list: UnsafeMutablePointer<clist>?
+        let started = ContinuousClock.now
+        let result = mailimap_uid_search(session, nil, key, &list)
+        guard isSuccess(result) else { throw commandFailure(result, "UID SEARCH", started: started) }
+        defer { mailimap_search_result_free(list) }
+        return CList.elements(list, as: UInt32.self).map(\.pointee).filter { $0 > uid }.sorted()
+    }
+
+    public func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] {
+        guard !uids.isEmpty else { return [] }
+        let session = try liveSession()
+        // Everything in one command, all with PEEK so nothing becomes \Seen:
+        // UID FLAGS RFC822.SIZE INTERNALDATE BODYSTRUCTURE BODY.PEEK[HEADER] BODY.PEEK[TEXT]<0.N>
+        // The full header (never cut) plus a body prefix: a size limit on BODY[] could cut a long header.
+        let type = mailimap_fetch_type_new_fetch_att_list_empty()
+        defer { mailimap_fetch_type_free(type) }
+        mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_uid())
+        mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_flags())
+        mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_rfc822_size())
+        mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_internaldate())
+        mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_bodystructure())
+        mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_body_peek_section(mailimap_section_new_header()))
+        mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_body_peek_section_partial(
+            mailimap_section_new_text(), 0, UInt32(max(0, settings.bodyPrefixBytes))))
+        if isGmail {
+            mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_xgmlabels())
+        }
+        let set = IMAPSet.make(uids)
+        defer { mailimap_set_free(set) }
+        var list: UnsafeMutablePointer<clist>?
+        let started = ContinuousClock.now
+        let result = mailimap_uid_fetch(session, set, type, &list)
+        guard isSuccess(result) else { throw commandFailure(result, "UID FETCH", started: started) }
+        defer { mailimap_fetch_list_free(list) }
+        let wanted = Set(uids)
+        // A server may add unsolicited FETCH answers (flag changes by others): keep what was asked.
+        return FetchResponseReader.messages(list, gmail: isGmail).filter { wanted.contains($0.uid) }
+    }
+
+    public func store(_ change: FlagChange, uids: [UInt32]) throws {
+        guard !uids.isEmpty, !change.isEmpty else { return }
+        let session = try liveSession()
+        let sign: Int32 = change.operation == .add ? 1 : -1
+        var keywords: [String] = []
+        var gmailLabels: [String] = []
+        for label in change.labels.sorted() {
+            if isGmail {
+                gmailLabels.append(ModifiedUTF7.encode(label))
+            } else if let keyword = LabelCodec.keyword(for: label) {
+                keywords.append(keyword)
+            }
+        }
+        let flags = change.flags.sorted()
+        if !flags.isEmpty || !keywords.isEmpty {
+            guard let list = mailimap_flag_list_new_empty() else { throw MailError(.protocol, server: serverName, "out of memory") }
+            for flag in flags { mailimap_flag_list_add(list, try systemFlag(flag)) }
+            for keyword in keywords { mailimap_flag_list_add(list, mailimap_flag_new_flag_keyword(strdup(keyword))) }
+            let attribute = sign > 0 ? mailimap_store_att_flags_new_add_flags_silent(list)
+                                     : mailimap_store_att_flags_new_remove_flags_silent(list)
+            defer { mailimap_store_att_flags_free(attribute) }
+            let set = IMAPSet.make(uids)
+            defer { mailimap_set_free(set) }
+            let started = ContinuousClock.now
+            let result = mailimap_uid_store(session, set, attribute)
+            guard isSuccess(result) else { throw commandFailure(result, "UID STORE", started: started) }
+        }
+        if !gmailLabels.isEmpty {
+            let labels = mailimap_msg_att_xgmlabels_new_empty()
+            defer { mailimap_msg_att_xgmlabels_free(labels) }
+            for label in gmailLabels { mailimap_msg_att_xgmlabels_add(labels, strdup(label)) }
+            let set = IMAPSet.make(uids)
+            defer { mailimap_set_free(set) }
+            let started = ContinuousClock.now
+            let result = mailimap_uid_store_xgmlabels(session, set, sign, 1, labels)
+            guard isSuccess(result) else { throw commandFailure(result, "UID STORE X-GM-LABELS", started: started) }
+        }
+    }
+
+    @discardableResult
+    public func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod {
+        guard !uids.isEmpty else { return hasMove ? .move : .copyAndExpunge }
+        let session = try liveSession()
+        let name = ModifiedUTF7.encode(folder)
+        let set = IMAPSet.make(uids)
+        defer { mailimap_set_free(set) }
+        if hasMove {
+            let started = ContinuousClock.now
+            let result = mailimap_uid_move(session, set, name)
+            guard isSuccess(result) else { throw moveFailure(result, folder: folder, wire: name, started: started) }
+            return .move
+        }
+        guard hasUIDPlus else {
+            // Without UIDPLUS the only way to remove the originals is a bare EXPUNGE,
+            // which would also remove messages someone else marked \Deleted.
+            throw MailError(.configuration, server: serverName,
+                            "the server has neither MOVE nor UIDPLUS, so triage cannot move messages safely; "
+                            + "remove the move actions for this account")
+        }
+        var started = ContinuousClock.now
+        var result = mailimap_uid_copy(session, set, name)
+        guard isSuccess(result) else { throw moveFailure(result, folder: folder, wire: name, started: started) }
+        try store(FlagChange(.add, flags: ["\\Deleted"]), uids: uids)
+        started = ContinuousClock.now
+        result = mailimap_uid_expunge(session, set)
+        guard isSuccess(result) else { throw commandFailure(result, "UID EXPUNGE", started: started) }
+        return .copyAndExpunge
+    }
+
+    public func close() {
+        guard let session else { return }
+        self.session = nil
+        if Int(session.pointee.imap_state) != MAILIMAP_STATE_DISCONNECTED, session.pointee.imap_stream != nil {
+            mailimap_set_timeout(session, 5)
+            _ = mailimap_logout(session)
+        }
+        if tracer != nil, let stream = session.pointee.imap_stream { IMAPTracer.detach(from: stream) }
+        mailimap_free(session)
+        tracer = nil
+    }
+
+    // MARK: - Helpers
+
+    private func liveSession() throws -> UnsafeMutablePointer<mailimap> {
+        guard let session, session.pointee.imap_stream != nil else {
+            throw MailError(.connect, server: serverName, "the connection is closed")
+        }
+        return session
+    }
+
+    private func systemFlag(_ flag: String) throws -> UnsafeMutablePointer<mailimap_flag> {
+        switch flag.lowercased() {
+        case "\\seen": return mailimap_flag_new_seen()
+        case "\\flagged": return mailimap_flag_new_flagged()
+        case "\\answered": return mailimap_flag_new_answered()
+        case "\\deleted": return mailimap_flag_new_deleted()
+        case "\\draft": return mailimap_flag_new_draft()
+        default:
+            guard flag.hasPrefix("\\"), flag.count > 1, flag.utf8.dropFirst().allSatisfy(LabelCodec.isPlain) else {
+                throw MailError(.protocol, server: serverName, "'\(flag)' is not a system flag; labels go in FlagChange.labels")
+            }
+            return mailimap_flag_new_flag_extension(strdup(String(flag.dropFirst())))
+        }
+    }
+
+    /// Whether a mailbox (wire name) exists, by `LIST "" name`.
+    private func folderExists(_ wireName: String) throws -> Bool {
+        let session = try liveSession()
+        var list: UnsafeMutablePointer<clist>?
+        let started = ContinuousClock.now
+        let result = mailimap_list(session, "", wireName, &list)
+        guard isSuccess(result) else { throw commandFailure(result, "LIST", started: started) }
+        defer { mailimap_list_result_free(list) }
+        return list.map { $0.pointee.count > 0 } ?? false
+    }
+
+    private func moveFailure(_ result: Int32, folder: String, wire: String, started: ContinuousClock.Instant) -> MailError {
+        let failure = commandFailure(result, hasMove ? "UID MOVE" : "UID COPY", started: started)
+        guard failure.kind == .protocol else { return failure }
+        let tryCreate = session?.pointee.imap_response_info?.pointee.rsp_trycreate ?? 0 != 0
+        if tryCreate || (try? folderExists(wire)) == false {
+            return MailError(.missingFolder, server: serverName,
+                             "folder \(folder) does not exist, so the messages stay where they are; "
+                             + "create the folder or fix the rule")
+        }
+        return failure
+    }
+
+    private func isSuccess(_ result: Int32) -> Bool {
+        result == Int32(MAILIMAP_NO_ERROR) || result == Int32(MAILIMAP_NO_ERROR_AUTHENTICATED)
+            || result == Int32(MAILIMAP_NO_ERROR_NON_AUTHENTICATED)
+    }
+
+    /// The human text of the server's last tagged answer, e.g. "Mailbox doesn't exist".
+    private func responseText() -> String {
+        swiftString(session?.pointee.imap_response) ?? ""
+    }
+
+    private func timedOut(since started: ContinuousClock.Instant, limit: Int) -> Bool {
+        ContinuousClock.now - started >= .seconds(max(1, limit)) - .milliseconds(500)
+    }
+
+    private func connectFailure(_ result: Int32, started: ContinuousClock.Instant) -> MailError {
+        let url = settings.url
+        switch Int(result) {
+        case MAILIMAP_ERROR_CONNECTION_REFUSED:
+            if timedOut(since: started, limit: settings.connectTimeout) {
+                return MailError(.timeout, server: serverName, "no connection within \(settings.connectTimeout) s; check the network and the port")
+            }
+            return MailError(.connect, server: serverName,
+                             "cannot connect: the host name does not resolve or nothing listens on port \(url.port)")
+        case MAILIMAP_ERROR_SSL:
+            return MailError(.tls, server: serverName,
+                             "the TLS handshake failed; is port \(url.port) really \(url.scheme == .imaps ? "IMAPS (TLS)" : "IMAP")?")
+        case MAILIMAP_ERROR_DONT_ACCEPT_CONNECTION:
+            return MailError(.connect, server: serverName, "the server refused the connection (\(responseText()))")
+        case MAILIMAP_ERROR_STREAM:
+            if timedOut(since: started, limit: settings.connectTimeout) {
+                return MailError(.timeout, server: serverName, "no greeting within \(settings.connectTimeout) s")
+            }
+            return MailError(.connect, server: serverName, "the connection closed before the server's greeting")
+        default:
+            return MailError(.protocol, server: serverName, "unexpected greeting (libetpan error \(result))")
+        }
+    }
+
+    /// Maps a libetpan result to an error: timeouts and lost connections are 75
+    /// like every protocol refusal; the caller refines `NO` answers it understands.
+    private func commandFailure(_ result: Int32, _ command: String, started: ContinuousClock.Instant) -> MailError {
+        switch Int(result) {
+        case MAILIMAP_ERROR_STREAM:
+            if timedOut(since: started, limit: settings.commandTimeout) {
+                return MailError(.timeout, server: serverName,
+                                 "no answer to \(command) within \(settings.commandTimeout) s; try again later")
+            }
+            return MailError(.connect, server: serverName, "the connection was lost during \(command); try again later")
+        case MAILIMAP_ERROR_PARSE:
+            return MailError(.protocol, server: serverName, "could not read the server's answer to \(command)")
+        case MAILIMAP_ERROR_SSL:
+            return MailError(.tls, server: serverName, "TLS failed during \(command)")
+        default:
+            let text = responseText()
+            return MailError(.protocol, server: serverName,
+                             "the server refused \(command)\(text.isEmpty ? "" : ": \(text)")")
+        }
+    }
+
+    private func isIPAddress(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+}

@@ -1,0 +1,32 @@
+import TriageCore
+
+/// How to reach and log in to one IMAP account.
+public struct IMAPSettings: Sendable {
+    /// `imaps://host[:port]` or `imap://host[:port]`.
+    public var url: MailServerURL
+    /// Who logs in and with what; the secret is a value, never a command line.
+    public var credential: MailCredential
+    /// An extra trust anchor (PEM) besides the system store.
+    public var caFile: String?
+    /// `tls = off`: plain `imap://` without STARTTLS, refused unless the host is loopback.
+    public var tlsOff: Bool = false
+    /// Seconds to wait for the TCP connection and the TLS handshake.
+    public var connectTimeout: Int = 30
+    /// Seconds to wait for any one command's answer.
+    public var commandTimeout: Int = 60
+    /// How much of each body `fetch` returns besides the full header: enough for the
+    /// snippet and the MIME structure near the top.
+    public var bodyPrefixBytes: Int = 32 * 1024
+    /// Receives the protocol trace (`C: ...`, `S: ...`, credentials as `***`), or nil.
+    public var trace: (@Sendable (String) -> Void)?
+
+    /// Creates settings with the defaults above.
+    public init(url: MailServerURL, credential: MailCredential, caFile: String? = nil, tlsOff: Bool = false,
+                trace: (@Sendable (String) -> Void)? = nil) {
+        self.url = url
+        self.credential = credential
+        self.caFile = caFile
+        self.tlsOff = tlsOff
+        self.trace = trace
+    }
+}
