@@ -10,7 +10,7 @@ let package = Package(
         .executable(name: "triage", targets: ["triage"]),
         // For the benchmarks in bench/, a separate package that depends on this one by path.
         .library(name: "TriageKit", targets: [
-            "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS",
+            "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS", "TriageMaildir",
         ]),
     ],
     targets: [
@@ -37,17 +37,19 @@ let package = Package(
         .target(name: "TriageIMAP", dependencies: ["TriageCore", "TriageMIME", "CEtPan", "CGnuTLS"]),
         .target(name: "TriageSMTP", dependencies: ["TriageCore", "CCurl", "CShims"]),
         .target(name: "TriageICS", dependencies: ["TriageCore", "CICal"]),
+        // Local Maildir accounts (plain file operations, no C library).
+        .target(name: "TriageMaildir", dependencies: ["TriageCore"]),
 
         // The command-line tool.
         .executableTarget(name: "triage", dependencies: [
-            "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS",
+            "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS", "TriageMaildir",
         ]),
 
         // Tests find their fixtures through #filePath, so no resources are bundled.
         .testTarget(name: "TriageCoreTests", dependencies: ["TriageCore"]),
         .testTarget(name: "TriageMIMETests", dependencies: ["TriageMIME", "TriageCore"]),
         .testTarget(name: "TriageAdapterTests", dependencies: [
-            "TriageCore", "TriageConfig", "TriageICS", "TriageSMTP",
+            "TriageCore", "TriageConfig", "TriageICS", "TriageSMTP", "TriageMaildir",
         ]),
         // Runs the built `triage` binary against real peers (Dovecot, SMTP).
         .testTarget(name: "TriageIntegrationTests", dependencies: [

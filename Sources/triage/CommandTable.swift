@@ -2,6 +2,7 @@
 enum CommandTable {
     static let all: [Command.Type] = [
         InspectCommand.self,
+        RunCommand.self,
     ]
 
     /// The command called `name`, if any.

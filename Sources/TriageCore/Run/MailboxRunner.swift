@@ -1,0 +1,138 @@
+import Foundation
+
+/// Runs the rules over the new mail of one mailbox, in the order that makes a
+/// crash at any point safe to rerun:
+///
+/// 1. store records (idempotent: ids derive from the message and the rule),
+/// 2. server actions (idempotent: adding a flag twice changes nothing; moved
+///    messages leave the mailbox and are not fetched again),
+/// 3. the mailbox state (UIDVALIDITY, last UID), replaced by rename.
+///
+/// A rerun after a crash therefore redoes at most one batch, neither losing an
+/// action nor doubling one.
+public struct MailboxRunner {
+    /// The account name (part of record identity).
+    public var account: String
+    /// The mailbox to process.
+    public var mailbox: String
+    /// The store (records and run state).
+    public var store: Store
+    /// Walk options.
+    public var options: RunOptions
+    /// The current instant (injected; the core never reads the clock).
+    public var now: Date
+    /// Parses raw bytes into a message (TriageMIME's parser in the real run).
+    public var parse: ([UInt8]) -> Message
+    /// The rules: the planned actions for a message.
+    public var classify: (Message) -> [PlannedAction]
+    /// Where events go.
+    public var report: (RunEvent) -> Void
+
+    /// Creates a runner.
+    public init(account: String, mailbox: String, store: Store, options: RunOptions, now: Date,
+                parse: @escaping ([UInt8]) -> Message, classify: @escaping (Message) -> [PlannedAction],
+                report: @escaping (RunEvent) -> Void) {
+        self.account = account
+        self.mailbox = mailbox
+        self.store = store
+        self.options = options
+        self.now = now
+        self.parse = parse
+        self.classify = classify
+        self.report = report
+    }
+
+    /// What one mailbox run did.
+    public struct Outcome: Sendable {
+        /// Messages classified.
+        public var processed = 0
+        /// Store records created (0 in a dry run).
+        public var recordsCreated = 0
+        /// Server actions that failed while the run went on (e.g. a missing folder).
+        public var failedActions: [String] = []
+    }
+
+    /// Processes the mailbox on `connection`. Throws `MailError` or store errors;
+    /// whatever was finished before stays finished.
+    public func run(on connection: MailConnection) throws -> Outcome {
+        var outcome = Outcome()
+        let status = try connection.open(mailbox, readOnly: options.dryRun)
+        let saved = try MailboxState.load(store: store.root, account: account, mailbox: mailbox)
+
+        var lastUID: UInt32
+        if options.all {
+            lastUID = 0
+        } else if let saved, saved.uidValidity == status.uidValidity {
+            lastUID = saved.lastUID
+        } else if let saved {
+            report(.warning(account: account, mailbox: mailbox,
+                            "UIDVALIDITY changed (\(saved.uidValidity) -> \(status.uidValidity)): the server renumbered the mailbox; reprocessing it, without duplicating any record"))
+            lastUID = 0
+        } else if options.since != nil {
+            lastUID = 0
+        } else {
+            // First run: only mail that arrives from now on.
+            let start = MailboxState(uidValidity: status.uidValidity, lastUID: status.uidNext > 0 ? status.uidNext - 1 : 0)
+            report(.note(account: account, mailbox: mailbox,
+                         "first run: remembering UID \(start.lastUID); only new mail will be processed (use --all or --since for older mail)"))
+            if !options.dryRun { try start.save(store: store.root, account: account, mailbox: mailbox) }
+            report(.mailboxDone(account: account, mailbox: mailbox, processed: 0, records: 0))
+            return outcome
+        }
+
+        let uids = try connection.uids(above: lastUID)
+        let sinceStart = options.since.map { Int64($0.daysSince1970) * 86_400 - Int64(store.timeZone.secondsFromGMT(for: now)) }
+        var index = 0
+        while index < uids.count {
+            let batchUIDs = Array(uids[index..<min(index + max(1, options.batchSize), uids.count)])
+            index += batchUIDs.count
+            let fetched = try connection.fetch(batchUIDs)
+
+            var records = StoreBatch()
+            var plan = ServerPlan()
+            let created = Timestamp(now, timeZone: store.timeZone)
+            for item in fetched {
+                if let sinceStart, let arrived = item.internalDate, arrived < sinceStart, !options.all { continue }
+                var message = parse(item.bytes)
+                message.size = item.size
+                message.server = item.serverFacts(account: account, mailbox: mailbox)
+                let actions = classify(message)
+                outcome.processed += 1
+                report(.decision(account: account, mailbox: mailbox, uid: item.uid, subject: message.subject, actions: actions))
+                for planned in actions {
+                    records.add(planned.action, rule: planned.rule, message: message, created: created)
+                }
+                plan.add(actions, uid: item.uid, facts: message.server, mailbox: mailbox)
+            }
+            guard !options.dryRun else { continue }
+
+            // 1. Store records.
+            if !records.isEmpty { outcome.recordsCreated += try store.write(records).created.count }
+            // 2. Server actions: flags first, moves last (a move ends the UID's life here).
+            for (change, changeUIDs) in plan.changes {
+                try connection.store(change, uids: changeUIDs)
+            }
+            for (folder, moveUIDs) in plan.moves {
+                do {
+                    try connection.move(moveUIDs, to: folder)
+                } catch let error as MailError where error.kind == .missingFolder {
+                    outcome.failedActions.append(error.message)
+                    report(.actionFailed(account: account, mailbox: mailbox, uids: moveUIDs,
+                                         action: "move \"\(folder)\"", reason: error.message))
+                }
+            }
+            // 3. State, only now that the batch is done.
+            if let last = batchUIDs.last {
+                try MailboxState(uidValidity: status.uidValidity, lastUID: last)
+                    .save(store: store.root, account: account, mailbox: mailbox)
+            }
+        }
+        if !options.dryRun, uids.isEmpty, saved?.uidValidity != status.uidValidity || options.all {
+            // Record the (new) UIDVALIDITY even when there was nothing to do.
+            try MailboxState(uidValidity: status.uidValidity, lastUID: max(lastUID, saved?.lastUID ?? 0))
+                .save(store: store.root, account: account, mailbox: mailbox)
+        }
+        report(.mailboxDone(account: account, mailbox: mailbox, processed: outcome.processed, records: outcome.recordsCreated))
+        return outcome
+    }
+}

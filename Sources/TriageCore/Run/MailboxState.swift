@@ -1,0 +1,70 @@
+import Foundation
+
+/// How far `triage run` got in one mailbox of one account, like mbsync's state:
+/// the UIDVALIDITY the UIDs belong to and the last UID fully processed.
+///
+/// Saved only after a batch's store records and server actions are done, by
+/// writing a temporary file and renaming it, so a crash leaves the old state and
+/// the rerun redoes (idempotently) the unfinished batch.
+public struct MailboxState: Codable, Equatable, Sendable {
+    /// The mailbox's UIDVALIDITY when `lastUID` was recorded.
+    public var uidValidity: UInt32
+    /// Every message with a UID up to this one has been processed.
+    public var lastUID: UInt32
+
+    enum CodingKeys: String, CodingKey {
+        case uidValidity = "uidvalidity"
+        case lastUID = "last_uid"
+    }
+
+    /// Creates a state.
+    public init(uidValidity: UInt32, lastUID: UInt32) {
+        self.uidValidity = uidValidity
+        self.lastUID = lastUID
+    }
+
+    /// The state file of a mailbox: `<store>/state/<account>/<mailbox>.json`, names escaped.
+    public static func path(store: String, account: String, mailbox: String) -> String {
+        store + "/state/" + escape(account) + "/" + escape(mailbox) + ".json"
+    }
+
+    /// Reads a state file; nil when there is none. A file that cannot be read is an error
+    /// (exit 65) naming it: guessing would risk reprocessing or skipping mail.
+    public static func load(store: String, account: String, mailbox: String) throws -> MailboxState? {
+        let file = path(store: store, account: account, mailbox: mailbox)
+        guard let data = try StoreFiles.read(file) else { return nil }
+        do {
+            return try JSONDecoder().decode(MailboxState.self, from: data)
+        } catch {
+            throw SimpleError(.dataError, "\(file): the run state cannot be read (\(error)); fix or delete it (deleting makes the next run start from new mail only)")
+        }
+    }
+
+    /// Writes the state atomically and durably (temp file, fsync, rename, fsync folder).
+    public func save(store: String, account: String, mailbox: String) throws {
+        let file = MailboxState.path(store: store, account: account, mailbox: mailbox)
+        let folder = (file as NSString).deletingLastPathComponent
+        try StoreFiles.makeFolder(folder)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(self)
+        let temp = folder + "/" + StoreFiles.tempPrefix + "state." + String(getpid())
+        try? StoreFiles.remove(temp)
+        try StoreFiles.writeNew(temp, data, sync: true)
+        try StoreFiles.rename(temp, file)
+        try StoreFiles.syncFolder(folder)
+    }
+
+    /// Escapes a name for use as a file name: bytes other than `A-Z a-z 0-9 . _ -` as `%XX`.
+    static func escape(_ name: String) -> String {
+        var out = ""
+        for byte in name.utf8 {
+            switch byte {
+            case 48...57, 65...90, 97...122, 95, 45: out.unicodeScalars.append(UnicodeScalar(byte))
+            case 46 where !out.isEmpty: out.append(".")
+            default: out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import TriageCore
+
+/// A local Maildir that behaves like an IMAP mailbox for `triage run`.
+///
+/// Mailbox `INBOX` is the Maildir itself; any other mailbox `A/B` is the Maildir++
+/// subfolder `.A.B`. Maildir has no UIDs, so, like Dovecot's `dovecot-uidlist`, a
+/// `triage-uidlist` file in each folder gives every message (by its unique base
+/// name) a number that only grows. Flags map to the Maildir info letters (`S` read,
+/// `F` flagged, `R` answered, `T` trashed, `D` draft) and labels to Dovecot's
+/// keyword letters (`a`...`z` listed in `dovecot-keywords`), written as the same
+/// `LabelCodec` keywords an IMAP server would store.
+public final class MaildirConnection: MailConnection {
+    /// The Maildir root (the INBOX).
+    public let root: String
+    /// How many bytes of the body `fetch` returns beyond the header.
+    public let bodyPrefixLength: Int
+
+    public var serverName: String { "maildir:" + root }
+
+    private var folder: String?
+    private var readOnly = true
+    private var uidList = UIDList(validity: 1)
+    /// Current path of each message of the open folder, relative to the folder.
+    private var paths: [UInt32: String] = [:]
+
+    /// Opens nothing yet; `root` must be a Maildir (with `cur/` and `new/`).
+    public init(root: String, bodyPrefixLength: Int = 16 * 1024) throws {
+        self.root = root
+        self.bodyPrefixLength = bodyPrefixLength
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root + "/cur", isDirectory: &isDir), isDir.boolValue else {
+            throw MailError(.configuration, server: "maildir:" + root,
+                            "this is not a Maildir (no cur/ folder); check the account's url")
+        }
+    }
+
+    /// The folder path of a mailbox name.
+    public func path(of mailbox: String) -> String {
+        if mailbox.uppercased() == "INBOX" { return root }
+        let parts = mailbox.split(whereSeparator: { $0 == "/" || $0 == "." }).map(String.init)
+        return root + "/." + parts.joined(separator: ".")
+    }
+
+    public func open(_ mailbox: String, readOnly: Bool) throws -> MailboxStatus {
+        let dir = path(of: mailbox)
+        guard FileManager.default.fileExists(atPath: dir + "/cur") else {
+            throw MailError(.protocol, server: serverName, "mailbox \(mailbox) does not exist (no \(dir)/cur)")
+        }
+        folder = dir
+        self.readOnly = readOnly
+        uidList = UIDList.load(from: dir + "/triage-uidlist") ?? UIDList(validity: UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970)))
+        let files = try scan(dir)
+        var changed = uidList.entries.isEmpty && !files.isEmpty
+        paths = [:]
+        var present = Set<String>()
+        for relative in files.sorted(by: { baseName($0) < baseName($1) }) {
+            let base = baseName(relative)
+            present.insert(base)
+            if let uid = uidList.uid(of: base) {
+                paths[uid] = relative
+            } else {
+                paths[uidList.assign(base)] = relative
+                changed = true
+            }
+        }
+        if uidList.prune(keeping: present) { changed = true }
+        if changed && !readOnly { try uidList.save(to: dir + "/triage-uidlist") }
+        return MailboxStatus(name: mailbox, uidValidity: uidList.validity, uidNext: uidList.next,
+                             exists: UInt32(paths.count), readOnly: readOnly)
+    }
+
+    public func uids(above uid: UInt32) throws -> [UInt32] {
+        paths.keys.filter { $0 > uid }.sorted()
+    }
+
+    public func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] {
+        let dir = try openFolder()
+        let keywords = KeywordFile.load(dir)
+        var result: [FetchedMessage] = []
+        for uid in uids {
+            guard let relative = paths[uid] else { continue }
+            let full = dir + "/" + relative
+            guard let handle = FileHandle(forReadingAtPath: full) else { continue }
+            defer { try? handle.close() }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: full)
+            let size = (attributes?[.size] as? Int) ?? 0
+            let mtime = (attributes?[.modificationDate] as? Date).map { Int64($0.timeIntervalSince1970) }
+            var bytes: [UInt8] = []
+            var headerEnd: Int?
+            // Read until the header has ended and the body prefix is complete.
+            while true {
+                let chunk = handle.readData(ofLength: 64 * 1024)
+                if chunk.isEmpty { break }
+                bytes.append(contentsOf: chunk)
+                if headerEnd == nil { headerEnd = MaildirConnection.headerEnd(bytes) }
+                if let end = headerEnd, bytes.count >= end + bodyPrefixLength { break }
+            }
+            let end = headerEnd ?? bytes.count
+            let body = bytes[end...].prefix(bodyPrefixLength)
+            let info = MaildirInfo(fileName: relative)
+            result.append(FetchedMessage(uid: uid, flags: info.systemFlags,
+                                         labels: Set(info.keywordLetters.compactMap { keywords.name(of: $0) }.map(LabelCodec.label(for:))),
+                                         size: size, internalDate: mtime,
+                                         header: Array(bytes[..<end]), bodyPrefix: Array(body)))
+        }
+        return result
+    }
+
+    public func store(_ change: FlagChange, uids: [UInt32]) throws {
+        let dir = try openFolder()
+        guard !readOnly else { throw MailError(.protocol, server: serverName, "the mailbox was opened read-only") }
+        var keywords = KeywordFile.load(dir)
+        let letters = try change.labels.compactMap(LabelCodec.keyword(for:)).map { keyword -> Character in
+            guard let letter = keywords.letter(for: keyword, create: change.operation == .add) else {
+                throw MailError(.protocol, server: serverName, "more than 26 keywords in \(dir); Maildir cannot store '\(keyword)'")
+            }
+            return letter
+        }
+        if keywords.changed { try keywords.save(dir) }
+        for uid in uids {
+            guard let relative = paths[uid] else { continue }
+            var info = MaildirInfo(fileName: relative)
+            let before = info
+            for flag in change.flags { info.set(flag: flag, change.operation == .add) }
+            for letter in letters { info.set(letter: letter, change.operation == .add) }
+            // A message whose flags change has been seen by a client: it belongs in cur/.
+            guard info != before || relative.hasPrefix("new/") else { continue }
+            let target = "cur/" + baseName(relative) + ":2," + info.letters
+            try rename(dir + "/" + relative, dir + "/" + target)
+            paths[uid] = target
+        }
+    }
+
+    @discardableResult
+    public func move(_ uids: [UInt32], to folderName: String) throws -> MoveMethod {
+        let dir = try openFolder()
+        guard !readOnly else { throw MailError(.protocol, server: serverName, "the mailbox was opened read-only") }
+        let target = path(of: folderName)
+        guard FileManager.default.fileExists(atPath: target + "/cur") else {
+            throw MailError(.missingFolder, server: serverName,
+                            "cannot move to \(folderName): the folder does not exist; create it (\(target)) or fix the rule; the messages stay where they are")
+        }
+        let sourceKeywords = KeywordFile.load(dir)
+        var targetKeywords = KeywordFile.load(target)
+        for uid in uids {
+            guard let relative = paths[uid] else { continue }
+            var info = MaildirInfo(fileName: relative)
+            // Keyword letters are per folder: translate them by name.
+            let names = info.keywordLetters.compactMap { sourceKeywords.name(of: $0) }
+            info.keywordLetters = Set(names.compactMap { targetKeywords.letter(for: $0, create: true) })
+            let folderPart = relative.hasPrefix("new/") && info.letters.isEmpty ? "new/" : "cur/"
+            let name = folderPart + baseName(relative) + (folderPart == "new/" ? "" : ":2," + info.letters)
+            try rename(dir + "/" + relative, target + "/" + name)
+            paths[uid] = nil
+        }
+        if targetKeywords.changed { try targetKeywords.save(target) }
+        return .rename
+    }
+
+    public func close() {
+        folder = nil
+        paths = [:]
+    }
+
+    // MARK: - Helpers
+
+    private func openFolder() throws -> String {
+        guard let folder else { throw MailError(.protocol, server: serverName, "no mailbox is open") }
+        return folder
+    }
+
+    private func scan(_ dir: String) throws -> [String] {
+        var result: [String] = []
+        for sub in ["new", "cur"] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/" + sub)) ?? []
+            result += names.filter { !$0.hasPrefix(".") }.map { sub + "/" + $0 }
+        }
+        return result
+    }
+
+    private func baseName(_ relative: String) -> String {
+        let name = relative.split(separator: "/").last.map(String.init) ?? relative
+        return name.split(separator: ":", maxSplits: 1).first.map(String.init) ?? name
+    }
+
+    private func rename(_ from: String, _ to: String) throws {
+        guard Foundation.rename(from, to) == 0 else {
+            throw MailError(.protocol, server: serverName, "cannot rename \(from) to \(to): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Offset just past the empty line that ends the header, if present.
+    static func headerEnd(_ bytes: [UInt8]) -> Int? {
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == 10 {
+                if i + 1 < bytes.count, bytes[i + 1] == 10 { return i + 2 }
+                if i + 2 < bytes.count, bytes[i + 1] == 13, bytes[i + 2] == 10 { return i + 3 }
+            }
+            i += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import TriageConfig
+import TriageCore
+import TriageIMAP
+import TriageMaildir
+import TriageMIME
+
+/// `triage run`: the cron job. Fetches new mail of every account, applies the
+/// rules, writes the store, then sends the day's digest when it is due.
+enum RunCommand: Command {
+    static let name = "run"
+    static let summary = "process new mail of every account (the cron job)"
+    static let help = """
+    usage: triage run [--config FILE] [--all | --since YYYY-MM-DD] [--dry-run] [--verbose]
+                      [--account NAME]
+
+    Connects to each account, classifies the mail that is new since the last
+    run with the rules, applies server actions (labels, moves, read flags),
+    writes queue entries, reminders and digest entries to the store, and
+    records how far it got. Silent on success.
+
+    The first run of a mailbox only remembers where the mailbox ends: mail that
+    arrives from then on is processed. To apply the rules to older mail:
+
+      --all              walk the whole mailbox (safe to repeat: nothing doubles)
+      --since DAY        on a first run, take mail that arrived on or after DAY
+      -n, --dry-run      connect read-only (EXAMINE) and print what would happen;
+                         nothing changes on the server, in the store or the state
+      -v, --verbose      per-account counts and per-message decisions
+      --account NAME     only this account
+      --config FILE      the configuration (default ~/.config/triage/triage.conf)
+
+    Exit status: 0 success; 75 temporary failure (server unreachable, TLS,
+    another run holds the lock); 77 credentials refused; 78 configuration or
+    rule errors (nothing is applied). One failing account does not stop the
+    others; the status is the worst of them.
+
+    """
+
+    static func run(_ args: [String], context: Context) throws -> ExitStatus {
+        let a = try Arguments(args, flags: ["--all", "--dry-run", "-n", "--verbose", "-v"],
+                              options: ["--config", "--since", "--account", "--batch-size"], command: name)
+        guard a.positional.isEmpty else { throw SimpleError(.usage, "run: unexpected argument '\(a.positional[0])'; see 'triage run --help'") }
+        var options = RunOptions()
+        options.all = a.has("--all")
+        options.dryRun = a.has("--dry-run") || a.has("-n")
+        if let since = a.value("--since") {
+            guard let day = CivilDate(iso: since) else { throw SimpleError(.usage, "run: --since wants a date as YYYY-MM-DD, not '\(since)'") }
+            options.since = day
+        }
+        if let size = a.value("--batch-size") {
+            guard let n = Int(size), n > 0 else { throw SimpleError(.usage, "run: --batch-size wants a positive number") }
+            options.batchSize = n
+        }
+        let verbose = a.has("--verbose") || a.has("-v")
+
+        let setup = try RunSetup.load(configOption: a.value("--config"), context: context)
+        var accounts = setup.config.accounts
+        if let only = a.value("--account") {
+            accounts = accounts.filter { $0.name == only }
+            guard !accounts.isEmpty else { throw SimpleError(.usage, "run: no [account \(only)] in \(setup.config.path)") }
+        }
+        if accounts.isEmpty && setup.config.digest == nil {
+            throw SimpleError(.config, "\(setup.config.path): no [account NAME] section; add one (see Examples/triage.conf)")
+        }
+
+        let store = setup.store
+        // The store lock doubles as the run lock: two overlapping cron runs never interleave.
+        try store.lock()
+        defer { store.unlock() }
+
+        let printer = RunPrinter(context: context, verbose: verbose, dryRun: options.dryRun)
+        var worst = ExitStatus.ok
+        for account in accounts {
+            do {
+                let connection = try connect(account, context: context, verbose: verbose)
+                defer { connection.close() }
+                for mailbox in account.mailboxes {
+                    let runner = MailboxRunner(
+                        account: account.name, mailbox: mailbox, store: store, options: options, now: context.now,
+                        parse: { MessageParser.parse($0) }, classify: setup.rules.classify,
+                        report: printer.report)
+                    let outcome = try runner.run(on: connection)
+                    if !outcome.failedActions.isEmpty { worst = max(worst, .failure) }
+                }
+            } catch let error as TriageError {
+                context.err("triage: account \(account.name): \(error.message)\n")
+                worst = max(worst, error.exitStatus)
+            }
+        }
+        return worst
+    }
+
+    /// Opens the account's connection: a local Maildir, or IMAP with verified TLS.
+    static func connect(_ account: AccountSection, context: Context, verbose: Bool) throws -> MailConnection {
+        if account.url.hasPrefix("maildir:") {
+            return try MaildirConnection(root: String(account.url.dropFirst("maildir:".count)))
+        }
+        let url = try MailServerURL.parse(account.url)
+        let where_ = "[account \(account.name)]"
+        let user = account.user ?? ""
+        let credential: MailCredential
+        if let command = account.oauth2TokenCommand {
+            credential = MailCredential(user: user, method: .oauth2(token: try SecretCommand.run(command, purpose: "oauth2_token_command of \(where_)")))
+        } else if let command = account.passwordCommand {
+            credential = .password(user: user, try SecretCommand.run(command, purpose: "password_command of \(where_)"))
+        } else if let password = account.password {
+            credential = .password(user: user, password)
+        } else {
+            throw SimpleError(.config, "\(where_) has no password_command, password or oauth2_token_command")
+        }
+        var settings = IMAPSettings(url: url, credential: credential, caFile: account.caFile, tlsOff: account.tlsOff)
+        if verbose && context.environment["TRIAGE_TRACE"] == "1" {
+            settings.trace = { line in FileHandle.standardError.write(Data(("  " + line + "\n").utf8)) }
+        }
+        return try IMAPConnection.connect(settings)
+    }
+}

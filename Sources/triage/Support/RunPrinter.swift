@@ -1,0 +1,36 @@
+import Foundation
+import TriageCore
+
+/// Turns run events into output: warnings and failed actions always go to
+/// standard error (cron mails them); decisions and counts only with `--verbose`
+/// or `--dry-run`. A successful quiet run prints nothing.
+final class RunPrinter: @unchecked Sendable {
+    private let context: Context
+    private let verbose: Bool
+    private let dryRun: Bool
+
+    init(context: Context, verbose: Bool, dryRun: Bool) {
+        self.context = context
+        self.verbose = verbose
+        self.dryRun = dryRun
+    }
+
+    func report(_ event: RunEvent) {
+        switch event {
+        case let .note(account, mailbox, text):
+            if verbose || dryRun { context.out("\(account)/\(mailbox): \(text)\n") }
+        case let .warning(account, mailbox, text):
+            context.err("triage: \(account)/\(mailbox): \(text)\n")
+        case let .decision(account, mailbox, uid, subject, actions):
+            guard verbose || dryRun else { return }
+            let what = actions.isEmpty ? "no rule matched"
+                : actions.map { "\(ActionText.describe($0.action)) [\($0.rule)]" }.joined(separator: ", ")
+            let prefix = dryRun ? "would: " : ""
+            context.out("\(account)/\(mailbox) \(uid) \"\(subject ?? "(no subject)")\": \(prefix)\(what)\n")
+        case let .actionFailed(account, mailbox, uids, action, reason):
+            context.err("triage: \(account)/\(mailbox): \(action) of UID \(UIDRanges.sequenceSet(uids)) failed: \(reason)\n")
+        case let .mailboxDone(account, mailbox, processed, records):
+            if verbose { context.out("\(account)/\(mailbox): \(processed) messages processed, \(records) new records\n") }
+        }
+    }
+}
