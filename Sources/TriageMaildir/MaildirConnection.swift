@@ -49,7 +49,8 @@ public final class MaildirConnection: MailConnection {
         }
         folder = dir
         self.readOnly = readOnly
-        uidList = UIDList.load(from: dir + "/triage-uidlist") ?? UIDList(validity: UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970)))
+        // A lost list means new UIDs; a random UIDVALIDITY makes sure the run sees that.
+        uidList = UIDList.load(from: dir + "/triage-uidlist") ?? UIDList(validity: UInt32.random(in: 1...UInt32.max))
         let files = try scan(dir)
         var changed = uidList.entries.isEmpty && !files.isEmpty
         paths = [:]

@@ -1,0 +1,160 @@
+import Foundation
+import TriageCore
+import TriageMaildir
+import XCTest
+
+/// `MailboxRunner` over a real Maildir and a real store: the run's ordering and
+/// idempotence, without a server.
+final class MaildirRunTests: XCTestCase {
+    private var dir = ""
+    private var maildir: String { dir + "/Maildir" }
+    private var storePath: String { dir + "/store" }
+    private let now = Date(timeIntervalSince1970: 1_796_000_000)  // 2026-11-30
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "triage-maildir-\(UUID().uuidString)"
+        for sub in ["", "/.Lists.dev", "/.Receipts"] {
+            for leaf in ["cur", "new", "tmp"] {
+                try FileManager.default.createDirectory(atPath: maildir + sub + "/" + leaf, withIntermediateDirectories: true)
+            }
+        }
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    private func deliver(_ n: Int, from: String = "someone@x.test", subject: String, list: String? = nil, seen: Bool = false) throws {
+        var text = "From: \(from)\r\nTo: me@example.test\r\nSubject: \(subject)\r\nMessage-ID: <m\(n)@x.test>\r\n"
+        if let list { text += "List-Id: <\(list)>\r\n" }
+        text += "\r\nBody \(n)\r\n"
+        let name = seen ? "cur/\(1_700_000_000 + n).M\(n)P1.host:2,S" : "new/\(1_700_000_000 + n).M\(n)P1.host"
+        try text.write(toFile: maildir + "/" + name, atomically: false, encoding: .utf8)
+    }
+
+    /// A tiny stand-in for the compiled rules: decides by subject.
+    private func classify(_ m: Message) -> [PlannedAction] {
+        var actions: [PlannedAction] = []
+        let subject = m.subject ?? ""
+        if subject.contains("receipt") {
+            actions += [PlannedAction(rule: "receipts", action: .label("no push")),
+                        PlannedAction(rule: "receipts", action: .queue(name: "rec", inDays: nil)),
+                        PlannedAction(rule: "receipts", action: .move("Receipts"))]
+        }
+        if subject.contains("list") {
+            actions += [PlannedAction(rule: "lists", action: .markRead),
+                        PlannedAction(rule: "lists", action: .digest(section: "Lists")),
+                        PlannedAction(rule: "lists", action: .move("Lists/dev"))]
+        }
+        if subject.contains("nowhere") {
+            actions += [PlannedAction(rule: "bad", action: .move("Missing"))]
+        }
+        return actions
+    }
+
+    /// A minimal header reader so this test does not depend on the MIME parser.
+    private func parse(_ bytes: [UInt8]) -> Message {
+        var m = Message()
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\r\n") {
+            if line.hasPrefix("Subject: ") { m.subject = String(line.dropFirst(9)) }
+            if line.hasPrefix("Message-ID: <") { m.messageID = String(line.dropFirst(13).dropLast()) }
+        }
+        return m
+    }
+
+    private func run(all: Bool = false, dryRun: Bool = false) throws -> (MailboxRunner.Outcome, [RunEvent]) {
+        var events: [RunEvent] = []
+        let store = Store(path: storePath, timeZone: TimeZone(identifier: "UTC")!)
+        let runner = MailboxRunner(account: "demo", mailbox: "INBOX", store: store,
+                                   options: RunOptions(all: all, dryRun: dryRun, batchSize: 2), now: now,
+                                   parse: parse, classify: classify, report: { events.append($0) })
+        let connection = try MaildirConnection(root: maildir)
+        defer { connection.close() }
+        return (try runner.run(on: connection), events)
+    }
+
+    private func files(_ sub: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: maildir + "/" + sub)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    private func records(_ kind: String) -> Int {
+        ["open", "done", "pending", "reported"].reduce(0) {
+            $0 + (((try? FileManager.default.contentsOfDirectory(atPath: storePath + "/" + kind + "/" + $1)) ?? []).filter { $0.hasSuffix(".json") }.count)
+        }
+    }
+
+    func testFirstRunOnlyRemembersThenNewMailIsProcessedOnce() throws {
+        try deliver(1, subject: "old receipt")
+        let (first, events) = try run()
+        XCTAssertEqual(first.processed, 0)
+        XCTAssertTrue(events.contains { if case .note = $0 { return true } else { return false } })
+        XCTAssertEqual(files("new").count, 1, "the first run touches no mail")
+
+        try deliver(2, subject: "new receipt")
+        let (second, _) = try run()
+        XCTAssertEqual(second.processed, 1)
+        XCTAssertEqual(files(".Receipts/cur").count, 1)
+        XCTAssertEqual(records("queue"), 1)
+
+        let (third, _) = try run()
+        XCTAssertEqual(third.processed, 0, "a rerun with nothing new processes nothing")
+    }
+
+    func testAllAppliesEveryActionAndARepeatChangesNothing() throws {
+        try deliver(1, subject: "a receipt")
+        try deliver(2, subject: "dev list post", list: "dev.lists.example")
+        try deliver(3, subject: "plain", seen: true)
+        try deliver(4, subject: "goes nowhere")
+        let (outcome, events) = try run(all: true)
+        XCTAssertEqual(outcome.processed, 4)
+        XCTAssertEqual(outcome.failedActions.count, 1, "the move to a missing folder fails alone")
+        XCTAssertTrue(events.contains { if case .actionFailed = $0 { return true } else { return false } })
+
+        let receipt = try XCTUnwrap(files(".Receipts/cur").first)
+        XCTAssertTrue(receipt.hasSuffix(":2,a"), "label as keyword letter a: \(receipt)")
+        let keywords = try String(contentsOfFile: maildir + "/.Receipts/dovecot-keywords", encoding: .utf8)
+        XCTAssertEqual(keywords, "0 \(LabelCodec.keyword(for: "no push")!)\n")
+        let list = try XCTUnwrap(files(".Lists.dev/cur").first)
+        XCTAssertTrue(list.hasSuffix(":2,S"), "marked read: \(list)")
+        XCTAssertEqual(files("cur").count + files("new").count, 2, "the plain message and the failed move stay")
+        XCTAssertEqual(records("queue"), 1)
+        XCTAssertEqual(records("digest"), 1)
+
+        let before = try snapshot()
+        let (again, _) = try run(all: true)
+        XCTAssertEqual(again.recordsCreated, 0)
+        XCTAssertEqual(try snapshot(), before, "a repeated --all changes nothing")
+    }
+
+    func testDryRunChangesNothing() throws {
+        try deliver(1, subject: "a receipt")
+        let before = try snapshot()
+        let (outcome, events) = try run(all: true, dryRun: true)
+        XCTAssertEqual(outcome.processed, 1)
+        XCTAssertTrue(events.contains { if case .decision(_, _, _, _, let a) = $0 { return a.count == 3 } else { return false } })
+        XCTAssertEqual(try snapshot(), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: storePath + "/queue"))
+    }
+
+    func testLostUIDListRenumbersWithoutDuplicates() throws {
+        try deliver(1, subject: "a receipt")
+        try deliver(2, subject: "plain")
+        _ = try run(all: true)
+        XCTAssertEqual(records("queue"), 1)
+        // A new UIDVALIDITY: every UID is void; the store's identity keeps records single.
+        try FileManager.default.removeItem(atPath: maildir + "/triage-uidlist")
+        try FileManager.default.moveItem(atPath: maildir + "/.Receipts/cur/" + files(".Receipts/cur")[0],
+                                         toPath: maildir + "/cur/back:2,a")
+        try "0 \(LabelCodec.keyword(for: "no push")!)\n".write(toFile: maildir + "/dovecot-keywords", atomically: false, encoding: .utf8)
+        let (outcome, events) = try run()
+        XCTAssertTrue(events.contains { if case .warning(_, _, let t) = $0 { return t.contains("UIDVALIDITY") } else { return false } })
+        XCTAssertEqual(outcome.processed, 2)
+        XCTAssertEqual(outcome.recordsCreated, 0)
+        XCTAssertEqual(records("queue"), 1)
+    }
+
+    private func snapshot() throws -> [String] {
+        let e = FileManager.default.enumerator(atPath: dir)!
+        return (e.allObjects as! [String]).filter { !$0.hasSuffix("lock") }.sorted()
+    }
+}
