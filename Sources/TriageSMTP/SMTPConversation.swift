@@ -18,6 +18,7 @@ final class SMTPConversation {
     private(set) var greeted = false
 
     private var inAuthExchange = false
+    private var quitting = false
 
     func observe(_ type: curl_infotype, _ text: String) {
         if type == CURLINFO_TEXT {
@@ -26,7 +27,7 @@ final class SMTPConversation {
         }
         if type == CURLINFO_HEADER_IN {
             let line = Self.printable(text)
-            if line.isEmpty { return }
+            if line.isEmpty || quitting { return }
             lastReply = line
             greeted = true
             // 334 is a SASL challenge: the client's next lines are AUTH data.
@@ -34,7 +35,8 @@ final class SMTPConversation {
             return
         }
         guard type == CURLINFO_HEADER_OUT, !inAuthExchange else { return }
-        let verb = text.prefix { $0 != " " && $0 != "\r" && $0 != "\n" }.uppercased()
+        // Scalars, not Characters: "\r\n" is one Character and would stick to the verb.
+        let verb = String(String.UnicodeScalarView(text.unicodeScalars.prefix { $0 != " " && $0 != "\r" && $0 != "\n" })).uppercased()
         switch verb {
         case "EHLO", "HELO": step = .greeting
         case "STARTTLS": step = .startTLS
@@ -46,7 +48,7 @@ final class SMTPConversation {
                 lastRecipient = String(text[text.index(after: open)..<close])
             }
         case "DATA": step = .data
-        case "QUIT": step = .quit
+        case "QUIT": quitting = true  // the failed step stays the one to report
         default: break
         }
     }

@@ -113,7 +113,7 @@ public struct SMTPSender: MailDelivery {
              CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_INITFAILED:
             step = .tls
-            message = "TLS with the SMTP server \(server) failed: \(curlMessage). Its certificate must chain to the system "
+            message = "TLS with the SMTP server \(server) failed: \(tlsReason(curlMessage)). Its certificate must chain to the system "
                 + "trust store or to [digest] ca_file and name the host." + retry
         case CURLE_LOGIN_DENIED:
             step = .authentication
@@ -153,6 +153,15 @@ public struct SMTPSender: MailDelivery {
         return MailDeliveryError(step: step, server: server, message: message)
     }
 
+    /// GnuTLS-build messages end in "CAfile: none CRLfile: none" even when the
+    /// system folder is in use; that tail would mislead, so it goes.
+    private static func tlsReason(_ text: String) -> String {
+        var reason = Substring(text)
+        if let tail = reason.firstRange(of: " CAfile:") { reason = reason[..<tail.lowerBound] }
+        while reason.last == "." || reason.last == " " { reason = reason.dropLast() }
+        return String(reason)
+    }
+
     private static func describe(_ conversation: SMTPConversation) -> String {
         if !conversation.connected { return "while connecting" }
         if !conversation.greeted { return "waiting for the greeting or TLS handshake" }
@@ -163,7 +172,6 @@ public struct SMTPSender: MailDelivery {
         case .sender: return "at MAIL FROM"
         case .recipient: return "at RCPT TO"
         case .data: return "while sending the message"
-        case .quit: return "at QUIT"
         }
     }
 }
