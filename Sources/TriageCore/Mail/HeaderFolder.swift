@@ -11,28 +11,66 @@ enum HeaderFolder {
     static let maxEncodedLineLength = 76
 
     /// `Name: value` for unstructured text (Subject and extra headers).
+    ///
+    /// Only the words that need it are encoded (non-ASCII, or text that would
+    /// read as an encoded-word, or too long to fit a line), so a mostly-ASCII
+    /// subject stays legible. Neighbouring such words are encoded together with
+    /// the spaces between them, because a decoder drops white space between
+    /// adjacent encoded-words.
     static func unstructured(name: String, value rawValue: String) -> String {
         let value = MailText.neutralizingControls(rawValue)
         if value.isEmpty { return name + ":" }
         let tokens = value.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        let needsEncoding = !MailText.isPrintableASCII(value)
-            || tokens.contains { $0.contains("=?") || $0.count > maxLineLength - 1 }
-        if !needsEncoding {
+        func needsEncoding(_ token: String) -> Bool {
+            !MailText.isPrintableASCII(token) || token.contains("=?") || token.count > maxLineLength - 1
+        }
+        if !tokens.contains(where: needsEncoding) {
             return fold(name: name, tokens: tokens, limit: maxLineLength)
         }
-        return encodedWords(name: name, value: value)
-    }
-
-    /// `Name: =?UTF-8?..?=` with one encoded-word per line.
-    static func encodedWords(name: String, value: String) -> String {
-        let firstBudget = maxEncodedLineLength - (name.count + 2)
-        if firstBudget < 30 {
-            // A long field name leaves too little room: start the words on the next line.
-            let words = RFC2047.encode(value)
-            return name + ":" + words.map { "\r\n " + $0 }.joined()
+        var out = ""
+        var line = name + ":"
+        var lineHasToken = false
+        var i = 0
+        while i < tokens.count {
+            let token = tokens[i]
+            if !needsEncoding(token) {
+                if !token.isEmpty, lineHasToken, line.count + 1 + token.count > maxEncodedLineLength {
+                    out += line + "\r\n"
+                    line = " " + token
+                } else {
+                    line += " " + token
+                }
+                if !token.isEmpty { lineHasToken = true }
+                i += 1
+                continue
+            }
+            // A run: this token and the following ones up to the last that needs encoding
+            // before the next plain, non-empty token.
+            var end = i
+            var j = i + 1
+            while j < tokens.count, tokens[j].isEmpty || needsEncoding(tokens[j]) {
+                if !tokens[j].isEmpty { end = j }
+                j += 1
+            }
+            let run = tokens[i...end].joined(separator: " ")
+            var room = maxEncodedLineLength - (line.count + 1)
+            if room < 30, lineHasToken {
+                out += line + "\r\n"
+                line = ""
+                room = maxEncodedLineLength - 1
+            }
+            let words = RFC2047.encode(run, firstMaxLength: min(room, RFC2047.maxWordLength))
+            for (k, word) in words.enumerated() {
+                if k > 0 {
+                    out += line + "\r\n"
+                    line = ""
+                }
+                line += " " + word
+            }
+            lineHasToken = true
+            i = end + 1
         }
-        let words = RFC2047.encode(value, firstMaxLength: firstBudget)
-        return name + ": " + words.joined(separator: "\r\n ")
+        return out + line
     }
 
     /// `Name: t1 t2 t3`, breaking lines between tokens so no line exceeds `limit`
