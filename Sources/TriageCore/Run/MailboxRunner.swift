@@ -100,7 +100,12 @@ public struct MailboxRunner {
                 outcome.processed += 1
                 report(.decision(account: account, mailbox: mailbox, uid: item.uid, subject: message.subject, actions: actions))
                 for planned in actions {
-                    records.add(planned.action, rule: planned.rule, message: message, created: created)
+                    if case .webhook(let url) = planned.action {
+                        records.add(WebhookDelivery(id: RecordID.forMessage(message, rule: planned.rule, action: planned.action),
+                                                    url: url, created: created, rule: planned.rule, message: MessageSummary(message)))
+                    } else {
+                        records.add(planned.action, rule: planned.rule, message: message, created: created)
+                    }
                 }
                 plan.add(actions, uid: item.uid, facts: message.server, mailbox: mailbox)
             }

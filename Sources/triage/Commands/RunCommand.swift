@@ -88,6 +88,12 @@ enum RunCommand: Command {
                 worst = max(worst, error.exitStatus)
             }
         }
+        if !options.dryRun {
+            // After the mail actions, so a slow or failing endpoint never holds them up.
+            for failure in try WebhookDispatcher.deliverPending(store: store, context: context) {
+                context.err("triage: \(failure)\n")
+            }
+        }
         return worst
     }
 
