@@ -69,7 +69,9 @@ public enum ConfigLoader {
             case "triage" where words.count == 1:
                 switch e.key {
                 case "me": triage.me = list(e.value)
-                case "rules": triage.rules = resolve(e.value)
+                case "rules":
+                    triage.rules = resolve(e.value)
+                    triage.rulesLine = e.line
                 case "store": triage.store = resolve(e.value)
                 case "timezone":
                     if TimeZone(identifier: e.value) == nil { problem(e.line, "unknown time zone '\(e.value)'; use an IANA name such as Europe/Berlin") }

@@ -2,6 +2,8 @@
 enum CommandTable {
     static let all: [Command.Type] = [
         InspectCommand.self,
+        CheckCommand.self,
+        TestCommand.self,
         RunCommand.self,
     ]
 

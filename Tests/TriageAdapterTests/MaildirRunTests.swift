@@ -37,17 +37,17 @@ final class MaildirRunTests: XCTestCase {
         var actions: [PlannedAction] = []
         let subject = m.subject ?? ""
         if subject.contains("receipt") {
-            actions += [PlannedAction(rule: "receipts", action: .label("no push")),
-                        PlannedAction(rule: "receipts", action: .queue(name: "rec", inDays: nil)),
-                        PlannedAction(rule: "receipts", action: .move("Receipts"))]
+            actions += [PlannedAction(action: .label("no push"), rule: "receipts"),
+                        PlannedAction(action: .queue(name: "rec", inDays: nil), rule: "receipts"),
+                        PlannedAction(action: .move("Receipts"), rule: "receipts")]
         }
         if subject.contains("list") {
-            actions += [PlannedAction(rule: "lists", action: .markRead),
-                        PlannedAction(rule: "lists", action: .digest(section: "Lists")),
-                        PlannedAction(rule: "lists", action: .move("Lists/dev"))]
+            actions += [PlannedAction(action: .markRead, rule: "lists"),
+                        PlannedAction(action: .digest(section: "Lists"), rule: "lists"),
+                        PlannedAction(action: .move("Lists/dev"), rule: "lists")]
         }
         if subject.contains("nowhere") {
-            actions += [PlannedAction(rule: "bad", action: .move("Missing"))]
+            actions += [PlannedAction(action: .move("Missing"), rule: "bad")]
         }
         return actions
     }

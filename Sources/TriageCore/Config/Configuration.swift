@@ -31,6 +31,8 @@ public struct TriageSection: Sendable {
     public var store: String?
     /// An IANA time zone name, or nil for the system's.
     public var timezone: String?
+    /// The line of the `rules =` key, or 0 when the default folder is used (for messages).
+    public var rulesLine: Int = 0
 
     /// Creates the section.
     public init(me: [String] = [], rules: String, store: String? = nil, timezone: String? = nil) {

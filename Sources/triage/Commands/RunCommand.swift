@@ -78,7 +78,7 @@ enum RunCommand: Command {
                 for mailbox in account.mailboxes {
                     let runner = MailboxRunner(
                         account: account.name, mailbox: mailbox, store: store, options: options, now: context.now,
-                        parse: { MessageParser.parse($0) }, classify: setup.rules.classify,
+                        parse: { MessageParser.parse($0) }, classify: { setup.classify($0, now: context.now) },
                         report: printer.report)
                     let outcome = try runner.run(on: connection)
                     if !outcome.failedActions.isEmpty { worst = max(worst, .failure) }

@@ -24,7 +24,7 @@ final class RunPrinter: @unchecked Sendable {
         case let .decision(account, mailbox, uid, subject, actions):
             guard verbose || dryRun else { return }
             let what = actions.isEmpty ? "no rule matched"
-                : actions.map { "\(ActionText.describe($0.action)) [\($0.rule)]" }.joined(separator: ", ")
+                : actions.map { "\(ActionFormatter.text($0.action)) [\($0.rule)]" }.joined(separator: ", ")
             let prefix = dryRun ? "would: " : ""
             context.out("\(account)/\(mailbox) \(uid) \"\(subject ?? "(no subject)")\": \(prefix)\(what)\n")
         case let .actionFailed(account, mailbox, uids, action, reason):

@@ -1,0 +1,74 @@
+import Foundation
+import TriageCore
+
+/// Reads the rules folder named by the configuration (every `*.rules` file, in
+/// name order) and hands the texts to `RuleLoader`.
+public enum RulesFolder {
+    /// The outcome of loading: compiled rules when all is well, every diagnostic,
+    /// and each file's text (by displayed path) so diagnostics can show excerpts.
+    public struct Loaded: Sendable {
+        /// The compiled rules, nil when there is any diagnostic.
+        public var rules: CompiledRules?
+        /// Every diagnostic, in file order.
+        public var diagnostics: [Diagnostic]
+        /// File texts by the path shown in diagnostics.
+        public var sources: [String: String]
+
+        /// The diagnostics rendered for standard error.
+        public var rendered: String { DiagnosticRenderer.render(diagnostics, sources: sources) }
+    }
+
+    /// Who `me` is and the time zone (the configured one, else the system's).
+    public static func environment(for configuration: Configuration) -> RuleEnvironment {
+        let zone = configuration.triage.timezone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+        return RuleEnvironment(identities: configuration.triage.me, timeZone: zone)
+    }
+
+    /// Loads and compiles the rules of `configuration`. Paths in diagnostics are shown
+    /// relative to `currentDirectory` when the files are inside it.
+    public static func load(_ configuration: Configuration,
+                            currentDirectory: String = FileManager.default.currentDirectoryPath) -> Loaded {
+        let folder = configuration.triage.rules
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            let line = configuration.triage.rulesLine
+            let what = line > 0 ? "the rules folder" : "the default rules folder (Rules, next to the configuration)"
+            return Loaded(rules: nil, diagnostics: [Diagnostic(path: configuration.path, line: line, column: 0,
+                message: "\(what) \(folder) does not exist; create it or set 'rules = FOLDER' in [triage]")], sources: [:])
+        }
+        let shown = display(folder, relativeTo: currentDirectory)
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".rules") && !$0.hasPrefix(".") }.sorted()
+        } catch {
+            return Loaded(rules: nil, diagnostics: [Diagnostic(path: shown, line: 0, column: 0,
+                message: "cannot list the rules folder; check its permissions")], sources: [:])
+        }
+        var sources: [RuleSource] = []
+        var unreadable: [Diagnostic] = []
+        for name in names {
+            let path = (folder as NSString).appendingPathComponent(name)
+            let displayed = display(path, relativeTo: currentDirectory)
+            if let data = FileManager.default.contents(atPath: path) {
+                sources.append(RuleSource(path: displayed, text: String(decoding: data, as: UTF8.self)))
+            } else {
+                unreadable.append(Diagnostic(path: displayed, line: 0, column: 0, message: "cannot read this rule file; check its permissions"))
+            }
+        }
+        if !unreadable.isEmpty, sources.isEmpty {
+            return Loaded(rules: nil, diagnostics: unreadable, sources: [:])
+        }
+        let (rules, diagnostics) = RuleLoader.load(sources, folder: shown, environment: environment(for: configuration))
+        let all = unreadable + diagnostics
+        return Loaded(rules: all.isEmpty ? rules : nil, diagnostics: all,
+                      sources: Dictionary(sources.map { ($0.path, $0.text) }, uniquingKeysWith: { a, _ in a }))
+    }
+
+    /// `path` relative to `directory` when inside it, else as is.
+    static func display(_ path: String, relativeTo directory: String) -> String {
+        var path = path
+        while path.hasPrefix("./") { path.removeFirst(2) }
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+    }
+}

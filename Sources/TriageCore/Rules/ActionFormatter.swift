@@ -1,0 +1,72 @@
+/// Shows actions to people (in rule syntax) and to programs (`--json` objects).
+public enum ActionFormatter {
+    /// The action as it would be written in a rule: `label "no push"`, `queue rec in 2 days`.
+    public static func text(_ action: Action) -> String {
+        switch action {
+        case .label(let name): return "label \(quote(name))"
+        case .unlabel(let name): return "unlabel \(quote(name))"
+        case .move(let folder): return "move \(quote(folder))"
+        case .markRead: return "mark read"
+        case .markUnread: return "mark unread"
+        case .flag: return "flag"
+        case .queue(let name, let days): return "queue \(name)" + (days.map { " in \($0) \($0 == 1 ? "day" : "days")" } ?? "")
+        case .remind(let spec):
+            var text = "remind \(quote(spec.title))"
+            switch spec.due {
+            case .inDays(let n)?: text += " in \(n) \(n == 1 ? "day" : "days")"
+            case .on(let day)?: text += " on \(day.iso)"
+            case nil: break
+            }
+            if let at = spec.at { text += " at \(at)" }
+            if let place = spec.place {
+                text += " near \(number(place.latitude)),\(number(place.longitude)) radius \(number(place.radiusMeters)) m \(place.proximity.rawValue)"
+            }
+            if let note = spec.note { text += " note \(quote(note))" }
+            return text
+        case .digest(let section): return "digest \(quote(section))"
+        case .webhook(let url): return "webhook \(quote(url))"
+        case .stop: return "stop"
+        }
+    }
+
+    /// The action as a JSON object: `"type"` first, then its arguments. Due dates
+    /// are resolved against `today` (the day of `now` in the configured time zone).
+    /// `mark` carries `"state": "read"` or `"unread"`.
+    public static func json(_ action: Action, today: CivilDate) -> JSONValue {
+        func object(_ type: String, _ pairs: [(String, JSONValue)] = []) -> JSONValue {
+            .object([("type", .string(type))] + pairs)
+        }
+        switch action {
+        case .label(let name): return object("label", [("name", .string(name))])
+        case .unlabel(let name): return object("unlabel", [("name", .string(name))])
+        case .move(let folder): return object("move", [("folder", .string(folder))])
+        case .markRead: return object("mark", [("state", .string("read"))])
+        case .markUnread: return object("mark", [("state", .string("unread"))])
+        case .flag: return object("flag")
+        case .queue(let name, let days):
+            return object("queue", [("queue", .string(name)), ("due", .string(today.adding(days: days ?? 0).iso))])
+        case .remind(let spec):
+            var pairs: [(String, JSONValue)] = [("title", .string(spec.title)),
+                                                ("due", .string((spec.due?.resolve(today: today) ?? today).iso))]
+            if let at = spec.at { pairs.append(("at", .string(at.description))) }
+            if let place = spec.place {
+                pairs.append(("location", .object([("lat", .double(place.latitude)), ("lon", .double(place.longitude)),
+                                                   ("radius_m", .double(place.radiusMeters)),
+                                                   ("proximity", .string(place.proximity.rawValue))])))
+            }
+            if let note = spec.note { pairs.append(("note", .string(note))) }
+            return object("remind", pairs)
+        case .digest(let section): return object("digest", [("section", .string(section))])
+        case .webhook(let url): return object("webhook", [("url", .string(url))])
+        case .stop: return object("stop")
+        }
+    }
+
+    private static func quote(_ text: String) -> String {
+        "\"" + text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

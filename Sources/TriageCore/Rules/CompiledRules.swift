@@ -1,0 +1,41 @@
+import Foundation
+
+/// Every rule of a run, compiled once: queries flattened into one program over a
+/// shared vocabulary, `me` and dates resolved against the `RuleEnvironment`.
+/// Evaluate messages against it with `RuleEvaluator`.
+public struct CompiledRules: Sendable {
+    /// The rules in evaluation order (files in name order, rules in file order).
+    public let rules: [CompiledRule]
+    /// Identities and time zone the rules were compiled with.
+    public let environment: RuleEnvironment
+    let program: QueryProgram
+    let vocabulary: Vocabulary
+    let identityIDs: [Int32]
+    /// Whether some term has a `*` wildcard, so indexes must keep word text.
+    let keepsText: Bool
+
+    /// The configured time zone.
+    public var timeZone: TimeZone { environment.timeZone }
+
+    /// The calendar day `now` falls on in the configured time zone (for due dates).
+    public func today(at now: Date) -> CivilDate {
+        ZonedTime.civilDate(at: Int64(now.timeIntervalSince1970.rounded(.down)), in: environment.timeZone)
+    }
+
+    /// Prepares a message for matching against these rules.
+    public func index(_ message: Message) -> MessageIndex {
+        MessageIndex(message, rules: self)
+    }
+
+    /// Whether the rule at `position` matches an indexed message at `now` (seconds since 1970).
+    public func matches(ruleAt position: Int, in index: MessageIndex, now: Int64) -> Bool {
+        program.matches(rules[position].root, index, now: now)
+    }
+
+    /// The terms that made the rule at `position` match, as written (`cc:me`, `-to:me`).
+    public func why(ruleAt position: Int, in index: MessageIndex, now: Int64) -> [String] {
+        var why: [String] = []
+        program.explain(rules[position].root, index, now: now, into: &why)
+        return why
+    }
+}

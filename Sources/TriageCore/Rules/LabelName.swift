@@ -1,0 +1,14 @@
+/// How `label:` compares names: Gmail's way, case-insensitive, with spaces,
+/// underscores and slashes the same as hyphens, so `label:no-push` finds "no push"
+/// and `label:lists-dev` finds "Lists/dev".
+public enum LabelName {
+    /// The comparison form of a label name.
+    public static func normalize(_ name: String) -> String {
+        var out = ""
+        out.reserveCapacity(name.utf8.count)
+        for ch in name.lowercased() {
+            out.append(ch == " " || ch == "_" || ch == "/" ? "-" : ch)
+        }
+        return out
+    }
+}

@@ -1,0 +1,29 @@
+/// A parsed query: terms combined with AND, OR and NOT.
+///
+/// `{a b}` parses to `.or`, an operator applied to a group (`subject:(a OR b)`)
+/// is distributed over the group's terms, so only terms carry fields.
+public indirect enum QueryNode: Hashable, Sendable {
+    /// Every child matches (terms side by side, or `AND`).
+    case and([QueryNode])
+    /// Some child matches (`OR`, `{ }`).
+    case or([QueryNode])
+    /// The child does not match (`-`).
+    case not(QueryNode)
+    /// One condition on the message.
+    case term(QueryTerm)
+    /// Stands in for a part that had an error; a file with errors is never run.
+    case invalid
+
+    /// The query as a person would write it, for "why" output: `-to:me`.
+    public var display: String {
+        switch self {
+        case .and(let items): return items.map(\.display).joined(separator: " ")
+        case .or(let items): return items.map(\.display).joined(separator: " OR ")
+        case .not(let child):
+            if case .term = child { return "-" + child.display }
+            return "-(" + child.display + ")"
+        case .term(let term): return term.text
+        case .invalid: return "?"
+        }
+    }
+}

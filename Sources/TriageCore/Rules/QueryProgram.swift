@@ -1,0 +1,91 @@
+/// Every rule's query flattened into one array of nodes, so matching walks
+/// plain integers instead of a tree of references.
+struct QueryProgram: Sendable {
+    enum Kind: UInt8, Sendable { case and, or, not, term, never }
+
+    /// One node: for `and`/`or`, `a..<b` indexes `children`; for `not`, `a` is the
+    /// child node; for `term`, `a` indexes `terms`.
+    struct Node: Sendable {
+        var kind: Kind
+        var a: Int32
+        var b: Int32
+    }
+
+    var nodes: [Node] = []
+    var children: [Int32] = []
+    var terms: [CompiledTerm] = []
+    /// Each node as written (`-to:me`, `from:boss@example.test`), for "why" output.
+    var texts: [String] = []
+
+    /// Whether node `n` matches.
+    func matches(_ n: Int32, _ ix: MessageIndex, now: Int64) -> Bool {
+        let node = nodes[Int(n)]
+        switch node.kind {
+        case .term:
+            return terms[Int(node.a)].matches(ix, now: now)
+        case .and:
+            var i = Int(node.a)
+            while i < Int(node.b) {
+                if !matches(children[i], ix, now: now) { return false }
+                i += 1
+            }
+            return true
+        case .or:
+            var i = Int(node.a)
+            while i < Int(node.b) {
+                if matches(children[i], ix, now: now) { return true }
+                i += 1
+            }
+            return false
+        case .not:
+            return !matches(node.a, ix, now: now)
+        case .never:
+            return false
+        }
+    }
+
+    /// The terms that make node `n` match (call only when it does): every term of an
+    /// AND, the matching branches of an OR, and a NOT as written (`-to:me`).
+    func explain(_ n: Int32, _ ix: MessageIndex, now: Int64, into why: inout [String]) {
+        let node = nodes[Int(n)]
+        switch node.kind {
+        case .term, .not:
+            if !why.contains(texts[Int(n)]) { why.append(texts[Int(n)]) }
+        case .and:
+            for i in Int(node.a)..<Int(node.b) { explain(children[i], ix, now: now, into: &why) }
+        case .or:
+            for i in Int(node.a)..<Int(node.b) where matches(children[i], ix, now: now) {
+                explain(children[i], ix, now: now, into: &why)
+            }
+        case .never:
+            break
+        }
+    }
+
+    /// Appends `query` and returns its root node.
+    mutating func append(_ query: QueryNode, compile: (QueryTerm) -> CompiledTerm) -> Int32 {
+        switch query {
+        case .and(let items), .or(let items):
+            let kids = items.map { append($0, compile: compile) }
+            let start = Int32(children.count)
+            children.append(contentsOf: kids)
+            let isAnd: Bool
+            if case .and = query { isAnd = true } else { isAnd = false }
+            return add(Node(kind: isAnd ? .and : .or, a: start, b: Int32(children.count)), query.display)
+        case .not(let child):
+            let c = append(child, compile: compile)
+            return add(Node(kind: .not, a: c, b: 0), query.display)
+        case .term(let term):
+            terms.append(compile(term))
+            return add(Node(kind: .term, a: Int32(terms.count - 1), b: 0), term.text)
+        case .invalid:
+            return add(Node(kind: .never, a: 0, b: 0), "?")
+        }
+    }
+
+    private mutating func add(_ node: Node, _ text: String) -> Int32 {
+        nodes.append(node)
+        texts.append(text)
+        return Int32(nodes.count - 1)
+    }
+}

@@ -1,0 +1,82 @@
+/// Compiles parsed rules once per run: checks what needs the whole set or the
+/// configuration (duplicate names, `me` without identities), interns every word,
+/// and turns dates into instants in the configured time zone.
+public enum RuleCompiler {
+    /// Compiles `rules` (from every file, in order). The result is usable only when
+    /// the diagnostics are empty.
+    public static func compile(_ rules: [RuleDefinition], environment: RuleEnvironment) -> (CompiledRules, [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        var vocabulary = Vocabulary()
+        var program = QueryProgram()
+        var keepsText = false
+        var compiled: [CompiledRule] = []
+        var firstByName: [String: RuleDefinition] = [:]
+        let identityIDs = environment.identities.map { vocabulary.intern($0.lowercased()) }
+
+        for rule in rules {
+            if let first = firstByName[rule.name] {
+                diagnostics.append(Diagnostic(path: rule.path, line: rule.nameSpan.line, column: rule.nameSpan.column,
+                                              length: rule.nameSpan.length,
+                                              message: "duplicate rule name \"\(rule.name)\"; it is first used at \(first.path):\(first.nameSpan.line)"))
+            } else {
+                firstByName[rule.name] = rule
+            }
+            let root = program.append(rule.query) { term in
+                compileTerm(term, path: rule.path, environment: environment, vocabulary: &vocabulary,
+                            keepsText: &keepsText, diagnostics: &diagnostics)
+            }
+            compiled.append(CompiledRule(name: rule.name, path: rule.path, line: rule.nameSpan.line, actions: rule.actions,
+                                         query: rule.query.display, root: root))
+        }
+        let result = CompiledRules(rules: compiled, environment: environment, program: program, vocabulary: vocabulary,
+                                   identityIDs: identityIDs, keepsText: keepsText)
+        return (result, diagnostics)
+    }
+
+    private static func compileTerm(_ term: QueryTerm, path: String, environment: RuleEnvironment,
+                                    vocabulary: inout Vocabulary, keepsText: inout Bool,
+                                    diagnostics: inout [Diagnostic]) -> CompiledTerm {
+        func ids(_ words: [String]) -> [Int32] { words.map { vocabulary.intern($0) } }
+        func glob(_ pattern: String) -> Glob {
+            keepsText = true
+            return Glob(pattern)
+        }
+        switch term.predicate {
+        case .text(.words(let words)): return .text(ids(words))
+        case .text(.glob(let pattern)): return .textGlob(glob(pattern))
+        case .subject(.words(let words)): return .subject(ids(words))
+        case .subject(.glob(let pattern)): return .subjectGlob(glob(pattern))
+        case .address(let field, let pattern):
+            let bit = AddressField.bit(field)
+            switch pattern {
+            case .me:
+                if environment.identities.isEmpty {
+                    diagnostics.append(Diagnostic(path: path, line: term.span.line, column: term.span.column, length: term.span.length,
+                                                  message: "'me' is used but no identities are configured; list your addresses in 'me = ...' in the [triage] section of the configuration"))
+                }
+                return .addressMe(bit)
+            case .glob(let pattern): return .addressGlob(bit, glob(pattern))
+            case .domain(let domain): return .addressDomain(bit, vocabulary.intern(domain))
+            case .address(let address): return .addressID(bit, vocabulary.intern(address))
+            case .domainOrWords(let domain, let words): return .addressDomainOrWords(bit, vocabulary.intern(domain), ids(words))
+            case .words(let words): return .addressWords(bit, ids(words))
+            }
+        case .list(let id):
+            return id.contains("*") ? .listGlob(glob(id)) : .list(vocabulary.intern(id))
+        case .label(let name): return .label(vocabulary.intern(name))
+        case .hasAttachment: return .hasAttachment
+        case .filename(let name):
+            if name.contains("*") { return .filenameGlob(glob(name)) }
+            return .filename(vocabulary.intern(name), ids(WordSplitter.words(name)))
+        case .isUnread: return .isUnread
+        case .isRead: return .isRead
+        case .isStarred: return .isStarred
+        case .larger(let n): return .larger(n)
+        case .smaller(let n): return .smaller(n)
+        case .olderThan(let age): return .olderThan(age)
+        case .newerThan(let age): return .newerThan(age)
+        case .after(let day): return .atOrAfter(ZonedTime.startOfDay(day, in: environment.timeZone))
+        case .before(let day): return .before(ZonedTime.startOfDay(day, in: environment.timeZone))
+        }
+    }
+}

@@ -1,0 +1,683 @@
+/// A recursive-descent parser for rule files (after Crafting Interpreters): it
+/// collects every error as a `Diagnostic` in one pass and, after an error that
+/// leaves the rule's structure unclear, recovers at the next `rule` keyword.
+///
+/// Grammar (keywords case-insensitive except `OR` and `AND`):
+/// ```
+/// file     = rule*
+/// rule     = "rule" NAME "when" or "then" action ("," action)*
+/// or       = and ("OR" and)*
+/// and      = unary (["AND"] unary)*
+/// unary    = "-" unary | primary
+/// primary  = "(" or ")" | "{" unary* "}" | OPERATOR value | WORD | STRING
+/// value    = WORD | STRING | "(" or ")" | "{" unary* "}"   (the operator applies inside)
+/// ```
+public struct RuleParser {
+    /// Thrown to leave a rule whose structure is broken; the diagnostic is already recorded.
+    struct Failure: Error {}
+
+    private let tokens: [Token]
+    private let path: String
+    private var current = 0
+    private var diagnostics: [Diagnostic] = []
+
+    private init(tokens: [Token], path: String) {
+        self.tokens = tokens
+        self.path = path
+    }
+
+    /// Parses one rule file. Returns the rules that parsed and every diagnostic, in source order.
+    public static func parse(_ source: String, path: String) -> ([RuleDefinition], [Diagnostic]) {
+        let (tokens, lexical) = RuleLexer.tokenize(source, path: path)
+        var parser = RuleParser(tokens: tokens, path: path)
+        let rules = parser.parseFile()
+        return (rules, sorted(lexical + parser.diagnostics))
+    }
+
+    /// Parses the reminder grammar alone (for `triage remind add`): a title in quotes
+    /// (or bare words up to the first clause), then the optional clauses.
+    static func parseReminder(_ source: String, path: String) -> (ReminderSpec?, [Diagnostic]) {
+        let (tokens, lexical) = RuleLexer.tokenize(source, path: path)
+        var parser = RuleParser(tokens: tokens, path: path)
+        var spec: ReminderSpec?
+        do {
+            let parsed = try parser.parseReminder(templates: false, bareTitle: true)
+            if parser.peek.kind != .end {
+                parser.error(parser.peek.span, "unexpected \(parser.peek.quoted) in the reminder; clauses are in, on, at, near and note")
+            } else {
+                spec = parsed
+            }
+        } catch {}
+        let diagnostics = sorted(lexical + parser.diagnostics)
+        return (diagnostics.isEmpty ? spec : nil, diagnostics)
+    }
+
+    static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted {
+            ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
+        }.map(\.element)
+    }
+
+    // MARK: - Token helpers
+
+    private var peek: Token { tokens[current] }
+    private var previous: Token { tokens[max(0, current - 1)] }
+
+    @discardableResult
+    private mutating func advance() -> Token {
+        let token = tokens[current]
+        if token.kind != .end { current += 1 }
+        return token
+    }
+
+    /// Where a missing token should have been: just after the previous token when the
+    /// next one is on a later line or is the end, else the next token.
+    private var expectedSpan: SourceSpan {
+        let next = peek
+        if current > 0, next.kind == .end || next.span.line > previous.span.line {
+            return SourceSpan(line: previous.span.line, column: previous.span.column + previous.span.length, length: 1)
+        }
+        return next.span
+    }
+
+    @discardableResult
+    private mutating func error(_ span: SourceSpan, _ message: String) -> Failure {
+        diagnostics.append(Diagnostic(path: path, line: span.line, column: span.column, length: span.length, message: message))
+        return Failure()
+    }
+
+    private var atRuleEnd: Bool { peek.kind == .end || peek.isWord("rule") }
+
+    /// Whether the query (or a group in it) ends here.
+    private var atQueryEnd: Bool {
+        switch peek.kind {
+        case .end, .rightParen, .rightBrace, .comma: return true
+        default: return peek.isWord("then") || peek.isWord("rule")
+        }
+    }
+
+    private func isExactly(_ word: String) -> Bool { peek.kind == .word && peek.text == word }
+
+    // MARK: - Rules
+
+    private mutating func parseFile() -> [RuleDefinition] {
+        var rules: [RuleDefinition] = []
+        while peek.kind != .end {
+            if peek.isWord("rule") {
+                do { rules.append(try parseRule()) } catch { synchronize() }
+            } else {
+                error(peek.span, "expected 'rule' to start a rule, found \(peek.quoted)")
+                advance()
+                synchronize()
+            }
+        }
+        return rules
+    }
+
+    /// Panic mode: skip to the next `rule`.
+    private mutating func synchronize() {
+        while peek.kind != .end, !peek.isWord("rule") { advance() }
+    }
+
+    private mutating func parseRule() throws -> RuleDefinition {
+        advance()  // rule
+        let nameToken = peek
+        let name: String
+        switch nameToken.kind {
+        case .string:
+            advance()
+            name = nameToken.text
+            if name.allSatisfy(\.isWhitespace) { error(nameToken.span, "a rule name cannot be empty") }
+        case .word where !nameToken.isWord("when") && !nameToken.isWord("then") && !nameToken.isWord("rule"):
+            advance()
+            name = nameToken.text
+        default:
+            throw error(expectedSpan, "expected the rule's name after 'rule', as in rule \"receipts\"")
+        }
+        guard peek.isWord("when") else {
+            throw error(expectedSpan, "expected 'when' after the name of rule \"\(name)\", found \(peek.quoted)")
+        }
+        let when = advance()
+        var query = QueryNode.invalid
+        if peek.isWord("then") || atRuleEnd {
+            error(when.span, "empty query: say what to match between 'when' and 'then'")
+        } else {
+            query = try parseOr(field: nil)
+        }
+        switch peek.kind {
+        case .rightParen: throw error(peek.span, "unbalanced ')': there is no '(' to close")
+        case .rightBrace: throw error(peek.span, "unbalanced '}': there is no '{' to close")
+        case .comma: throw error(peek.span, "unexpected ',' in the query; terms are separated by spaces (commas separate actions)")
+        default: break
+        }
+        guard peek.isWord("then") else {
+            throw error(expectedSpan, "missing 'then' after the query of rule \"\(name)\"")
+        }
+        advance()
+        let actions = try parseActions()
+        return RuleDefinition(name: name, nameSpan: nameToken.span, path: path, query: query, actions: actions)
+    }
+
+    // MARK: - Queries
+
+    private mutating func parseOr(field: QueryField?) throws -> QueryNode {
+        var items = [try parseAnd(field: field)]
+        while isExactly("OR") {
+            let or = advance()
+            if atQueryEnd || isExactly("OR") { throw error(or.span, "'OR' needs a term after it") }
+            items.append(try parseAnd(field: field))
+        }
+        return items.count == 1 ? items[0] : .or(items)
+    }
+
+    private mutating func parseAnd(field: QueryField?) throws -> QueryNode {
+        var items: [QueryNode] = []
+        while true {
+            if isExactly("AND") {
+                let and = advance()
+                if items.isEmpty { throw error(and.span, "'AND' needs a term before it") }
+                if atQueryEnd || isExactly("OR") || isExactly("AND") { throw error(and.span, "'AND' needs a term after it") }
+                continue
+            }
+            if atQueryEnd || isExactly("OR") { break }
+            items.append(try parseUnary(field: field))
+        }
+        if items.isEmpty {
+            if isExactly("OR") { throw error(peek.span, "'OR' needs a term before it") }
+            throw error(expectedSpan, "expected a search term, found \(peek.quoted)")
+        }
+        return items.count == 1 ? items[0] : .and(items)
+    }
+
+    private mutating func parseUnary(field: QueryField?) throws -> QueryNode {
+        if peek.kind == .minus {
+            let minus = advance()
+            if peek.spaceBefore || atQueryEnd {
+                throw error(minus.span, "'-' must stand right before the term it excludes, as in -to:me")
+            }
+            return .not(try parseUnary(field: field))
+        }
+        return try parsePrimary(field: field)
+    }
+
+    private mutating func parsePrimary(field: QueryField?) throws -> QueryNode {
+        let token = peek
+        switch token.kind {
+        case .leftParen:
+            advance()
+            if peek.kind == .rightParen {
+                let close = advance()
+                error(token.span.through(close.span), "empty parentheses: put terms inside or remove them")
+                return .invalid
+            }
+            let inner = try parseOr(field: field)
+            guard peek.kind == .rightParen else { throw error(token.span, "unbalanced '(': no ')' closes it") }
+            advance()
+            return inner
+        case .leftBrace:
+            advance()
+            var items: [QueryNode] = []
+            while peek.kind != .rightBrace {
+                if atQueryEnd { throw error(token.span, "unbalanced '{': no '}' closes it") }
+                if isExactly("OR") || isExactly("AND") { advance(); continue }
+                items.append(try parseUnary(field: field))
+            }
+            let close = advance()
+            if items.isEmpty {
+                error(token.span.through(close.span), "empty braces: list the terms any of which may match, as in {a b}")
+                return .invalid
+            }
+            return items.count == 1 ? items[0] : .or(items)
+        case .op:
+            return try parseOperator()
+        case .word where token.isWord("when"):
+            throw error(token.span, "unexpected 'when' in the query; put it in quotes to search for the word")
+        case .word, .string:
+            advance()
+            return makeTerm(field: field, token: token)
+        case .rightParen:
+            throw error(token.span, "unbalanced ')': there is no '(' to close")
+        case .rightBrace:
+            throw error(token.span, "unbalanced '}': there is no '{' to close")
+        case .comma, .minus, .end:
+            throw error(expectedSpan, "expected a search term, found \(token.quoted)")
+        }
+    }
+
+    private mutating func parseOperator() throws -> QueryNode {
+        let op = advance()
+        let field = QueryField(name: op.text)
+        if field == nil {
+            let names = QueryField.allCases.map(\.rawValue)
+            if let guess = Suggestion.closest(to: op.text, in: names) {
+                error(op.span, "unknown operator '\(op.text):'; did you mean '\(guess):'?")
+            } else {
+                error(op.span, "unknown operator '\(op.text):'; operators are " + names.map { $0 + ":" }.joined(separator: " "))
+            }
+        }
+        let value = peek
+        switch value.kind {
+        case .word where !value.isWord("then") && !value.isWord("rule"), .string:
+            advance()
+            guard let field else { return .invalid }
+            return makeTerm(field: field, token: value)
+        case .leftParen, .leftBrace:
+            let group = try parsePrimary(field: field)
+            return field == nil ? .invalid : group
+        default:
+            error(expectedSpan, "expected a value after '\(op.text):'")
+            return .invalid
+        }
+    }
+
+    /// One term from a value token, validated for its operator (nil: a bare word or phrase).
+    private mutating func makeTerm(field: QueryField?, token: Token) -> QueryNode {
+        let raw = token.text
+        let lower = raw.lowercased()
+        let written = token.kind == .string ? "\"\(raw)\"" : raw
+        let text = (field?.spelling ?? "") + written
+        func term(_ predicate: QueryPredicate) -> QueryNode {
+            .term(QueryTerm(predicate: predicate, text: text, span: token.span))
+        }
+        func textPattern() -> TextPattern? {
+            if lower.contains("*") { return .glob(lower) }
+            let words = WordSplitter.words(raw)
+            if words.isEmpty {
+                error(token.span, "\(written) has no letters or digits to search for")
+                return nil
+            }
+            return .words(words)
+        }
+        guard let field else {
+            return textPattern().map { term(.text($0)) } ?? .invalid
+        }
+        switch field {
+        case .from, .to, .cc, .bcc, .replyto, .deliveredto:
+            if lower == "me" { return term(.address(field, .me)) }
+            if lower.contains("*") { return term(.address(field, .glob(lower))) }
+            if lower.hasPrefix("@") {
+                let domain = String(lower.dropFirst())
+                guard !domain.isEmpty else { error(token.span, "'@' needs a domain after it, as in @example.test"); return .invalid }
+                return term(.address(field, .domain(domain)))
+            }
+            if lower.contains("@") { return term(.address(field, .address(lower))) }
+            let words = WordSplitter.words(raw)
+            guard !words.isEmpty else { error(token.span, "\(written) has no letters or digits to search for"); return .invalid }
+            if lower.contains("."), !lower.contains(where: \.isWhitespace) {
+                return term(.address(field, .domainOrWords(lower, words)))
+            }
+            return term(.address(field, .words(words)))
+        case .subject:
+            return textPattern().map { term(.subject($0)) } ?? .invalid
+        case .list:
+            guard !lower.isEmpty else { error(token.span, "list: needs a List-Id, as in list:dev.lists.example"); return .invalid }
+            // Gmail accepts list:info@example.test for the List-Id info.example.test.
+            return term(.list(lower.replacingAll("@", with: ".")))
+        case .label:
+            guard !lower.isEmpty else { error(token.span, "label: needs a label name"); return .invalid }
+            return term(.label(LabelName.normalize(raw)))
+        case .has:
+            guard lower == "attachment" else {
+                error(token.span, "unknown value '\(raw)' for has:; did you mean 'attachment'?")
+                return .invalid
+            }
+            return term(.hasAttachment)
+        case .filename:
+            guard !lower.isEmpty else { error(token.span, "filename: needs a name or an extension, as in filename:pdf"); return .invalid }
+            return term(.filename(lower))
+        case .is:
+            switch lower {
+            case "unread": return term(.isUnread)
+            case "read": return term(.isRead)
+            case "starred": return term(.isStarred)
+            default:
+                let known = ["unread", "read", "starred"]
+                let hint = Suggestion.closest(to: lower, in: known).map { "did you mean 'is:\($0)'?" } ?? "use is:unread, is:read or is:starred"
+                error(token.span, "unknown value '\(raw)' for is:; \(hint)")
+                return .invalid
+            }
+        case .larger, .smaller:
+            guard let size = parseSize(token, field: field) else { return .invalid }
+            return term(field == .larger ? .larger(size) : .smaller(size))
+        case .olderThan, .newerThan:
+            guard let age = parseAge(token, field: field) else { return .invalid }
+            return term(field == .olderThan ? .olderThan(age) : .newerThan(age))
+        case .after, .before:
+            guard raw.count == 10, let date = CivilDate(iso: raw) else {
+                error(token.span, "bad date '\(raw)' for \(field.spelling); write YYYY/MM/DD, as in \(field.spelling)2026/01/31")
+                return .invalid
+            }
+            return term(field == .after ? .after(date) : .before(date))
+        }
+    }
+
+    /// Splits `10M` into its digits and its unit; nil digits when it does not start with one.
+    private static func numberAndUnit(_ text: String) -> (Int?, String) {
+        let digits = text.prefix(while: { $0.isASCII && $0.isNumber })
+        let unit = String(text.dropFirst(digits.count))
+        guard !digits.isEmpty, digits.count <= 12 else { return (nil, unit) }
+        return (Int(digits), unit)
+    }
+
+    private mutating func parseSize(_ token: Token, field: QueryField) -> Int? {
+        let (number, unit) = Self.numberAndUnit(token.text)
+        guard let number else {
+            error(token.span, "bad number '\(token.text)' for \(field.spelling); write a size such as \(field.spelling)5M or \(field.spelling)500K")
+            return nil
+        }
+        switch unit.lowercased() {
+        case "": return number
+        case "k", "kb": return number * 1024
+        case "m", "mb": return number * 1024 * 1024
+        default:
+            error(token.span, "unknown unit '\(unit)' in \(field.spelling)\(token.text); use K or M, as in \(field.spelling)5M")
+            return nil
+        }
+    }
+
+    private mutating func parseAge(_ token: Token, field: QueryField) -> Int64? {
+        let (number, unit) = Self.numberAndUnit(token.text)
+        guard let number else {
+            error(token.span, "bad number '\(token.text)' for \(field.spelling); write an age such as \(field.spelling)7d")
+            return nil
+        }
+        let day: Int64 = 86_400
+        switch unit.lowercased() {
+        case "d": return Int64(number) * day
+        case "m": return Int64(number) * 30 * day
+        case "y": return Int64(number) * 365 * day
+        case "":
+            error(token.span, "\(field.spelling)\(token.text) needs a unit: d (days), m (months) or y (years), as in \(field.spelling)\(token.text)d")
+            return nil
+        default:
+            error(token.span, "unknown unit '\(unit)' in \(field.spelling)\(token.text); use d (days), m (months) or y (years)")
+            return nil
+        }
+    }
+
+    // MARK: - Actions
+
+    private static let actionNames = ["label", "unlabel", "move", "mark", "flag", "queue", "remind", "digest", "webhook", "stop"]
+
+    private mutating func parseActions() throws -> [Action] {
+        var actions: [Action] = []
+        var stopToken: Token?
+        if atRuleEnd { throw error(expectedSpan, "expected actions after 'then', such as label \"X\" or move \"Folder\"") }
+        while true {
+            let start = peek
+            let action = try parseAction()
+            if let stop = stopToken {
+                error(stop.span, "'stop' ends the rule's actions; put it last")
+                stopToken = nil
+            }
+            if action == .stop { stopToken = start }
+            actions.append(action)
+            if peek.kind == .comma {
+                let comma = advance()
+                if atRuleEnd { throw error(comma.span, "expected an action after ','") }
+                continue
+            }
+            if atRuleEnd { break }
+            throw error(peek.span, "expected ',' between actions, found \(peek.quoted)")
+        }
+        return actions
+    }
+
+    private mutating func parseAction() throws -> Action {
+        let token = peek
+        guard token.kind == .word else { throw error(expectedSpan, "expected an action, found \(token.quoted)") }
+        advance()
+        let name = token.text.lowercased()
+        switch name {
+        case "label": return .label(try argument(after: token, what: "a label name"))
+        case "unlabel": return .unlabel(try argument(after: token, what: "a label name"))
+        case "move": return .move(try argument(after: token, what: "a folder name"))
+        case "mark":
+            if peek.isWord("read") { advance(); return .markRead }
+            if peek.isWord("unread") { advance(); return .markUnread }
+            throw error(expectedSpan, "mark needs 'read' or 'unread', found \(peek.quoted)")
+        case "flag": return .flag
+        case "stop": return .stop
+        case "queue":
+            let nameToken = peek
+            guard nameToken.kind == .word || nameToken.kind == .string, !atRuleEnd else {
+                throw error(expectedSpan, "queue needs a queue name, as in queue rec")
+            }
+            advance()
+            let queue = nameToken.text
+            if queue.isEmpty || !queue.allSatisfy({ ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+                error(nameToken.span, "bad queue name '\(queue)'; use letters, digits, '-' and '_'")
+            }
+            var days: Int?
+            if peek.isWord("in") {
+                let inToken = advance()
+                days = try parseDays(after: inToken)
+            }
+            return .queue(name: queue, inDays: days)
+        case "remind": return .remind(try parseReminder(templates: true, bareTitle: false))
+        case "digest":
+            if peek.kind == .string {
+                return .digest(section: try argument(after: token, what: "a section name"))
+            }
+            return .digest(section: "FYI")
+        case "webhook":
+            let url = peek
+            guard url.kind == .string else {
+                throw error(expectedSpan, "webhook needs a URL in quotes, as in webhook \"https://example.test/hook\"")
+            }
+            advance()
+            let lower = url.text.lowercased()
+            if !(lower.hasPrefix("https://") || lower.hasPrefix("http://")) || url.text.count < 9 {
+                error(url.span, "webhook needs an http:// or https:// URL, not \"\(url.text)\"")
+            }
+            return .webhook(url: url.text)
+        default:
+            if let guess = Suggestion.closest(to: name, in: Self.actionNames) {
+                throw error(token.span, "unknown action '\(token.text)'; did you mean '\(guess)'?")
+            }
+            throw error(token.span, "unknown action '\(token.text)'; actions are " + Self.actionNames.joined(separator: ", "))
+        }
+    }
+
+    /// A string (or bare word) argument that may hold placeholders.
+    private mutating func argument(after action: Token, what: String) throws -> String {
+        let token = peek
+        guard token.kind == .string || (token.kind == .word && !atRuleEnd) else {
+            throw error(expectedSpan, "\(action.text) needs \(what), as in \(action.text) \"Example\"")
+        }
+        advance()
+        if token.text.allSatisfy(\.isWhitespace) { error(token.span, "\(action.text) needs \(what); this one is empty") }
+        checkPlaceholders(token)
+        return token.text
+    }
+
+    private mutating func checkPlaceholders(_ token: Token) {
+        let quote = token.kind == .string ? 1 : 0
+        for placeholder in MessageTemplate.placeholders(in: token.text) where !MessageTemplate.names.contains(placeholder.name) {
+            let span = SourceSpan(line: token.span.line, column: token.span.column + quote + placeholder.offset, length: placeholder.length)
+            if let guess = Suggestion.closest(to: placeholder.name, in: MessageTemplate.names) {
+                error(span, "unknown placeholder '{\(placeholder.name)}'; did you mean '{\(guess)}'?")
+            } else {
+                error(span, "unknown placeholder '{\(placeholder.name)}'; use " + MessageTemplate.names.map { "{\($0)}" }.joined(separator: ", "))
+            }
+        }
+    }
+
+    /// `N days` after an `in`.
+    private mutating func parseDays(after inToken: Token) throws -> Int {
+        let number = peek
+        var days = 0
+        switch number.kind {
+        case .minus:
+            advance()
+            let digits = peek.kind == .word ? advance() : number
+            error(number.span.through(digits.span), "bad number of days '-\(digits.text)' after 'in'; write a whole number from 0 to 36500, as in in 3 days")
+        case .word where !atRuleEnd:
+            advance()
+            if number.text.count <= 6, number.text.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(number.text), n <= 36_500 {
+                days = n
+            } else {
+                error(number.span, "bad number of days '\(number.text)' after 'in'; write a whole number from 0 to 36500, as in in 3 days")
+            }
+        default:
+            throw error(expectedSpan, "expected a number of days after 'in', as in in 3 days")
+        }
+        if peek.isWord("days") || peek.isWord("day") {
+            advance()
+        } else if peek.kind == .word, !atRuleEnd, !Self.clauses.contains(peek.text.lowercased()) {
+            error(peek.span, "unknown unit '\(peek.text)' after 'in \(days)'; write days, as in in \(days) days")
+            advance()
+        } else {
+            error(expectedSpan, "expected 'days' after 'in \(days)'")
+        }
+        return days
+    }
+
+    // MARK: - Reminders
+
+    private static let clauses = ["in", "on", "at", "near", "note"]
+
+    private mutating func parseReminder(templates: Bool, bareTitle: Bool) throws -> ReminderSpec {
+        let titleToken = peek
+        var title: String
+        if titleToken.kind == .string {
+            advance()
+            title = titleToken.text
+            if templates { checkPlaceholders(titleToken) }
+        } else if bareTitle, titleToken.kind == .word, !Self.clauses.contains(titleToken.text.lowercased()) {
+            var words: [String] = []
+            while peek.kind == .word, !Self.clauses.contains(peek.text.lowercased()) { words.append(advance().text) }
+            title = words.joined(separator: " ")
+        } else {
+            throw error(expectedSpan, "remind needs a title in quotes, as in remind \"Call back\"")
+        }
+        if title.allSatisfy(\.isWhitespace) { error(titleToken.span, "a reminder needs a title; this one is empty") }
+        var spec = ReminderSpec(title: title)
+        var seen: Set<String> = []
+        while peek.kind == .word, Self.clauses.contains(peek.text.lowercased()) {
+            let keyword = advance()
+            let clause = keyword.text.lowercased()
+            if seen.contains(clause) { error(keyword.span, "'\(clause)' is given twice in one reminder") }
+            if (clause == "in" && seen.contains("on")) || (clause == "on" && seen.contains("in")) {
+                error(keyword.span, "give either 'in N days' or 'on YYYY-MM-DD', not both")
+            }
+            seen.insert(clause)
+            switch clause {
+            case "in":
+                spec.due = .inDays(try parseDays(after: keyword))
+            case "on":
+                let date = peek
+                guard date.kind == .word else { throw error(expectedSpan, "expected a date after 'on', as in on 2026-12-01") }
+                advance()
+                if date.text.count == 10, let day = CivilDate(iso: date.text) {
+                    spec.due = .on(day)
+                } else {
+                    error(date.span, "bad date '\(date.text)'; write YYYY-MM-DD, as in on 2026-12-01")
+                }
+            case "at":
+                let time = peek
+                guard time.kind == .word else { throw error(expectedSpan, "expected a time after 'at', as in at 09:00") }
+                advance()
+                if let t = TimeOfDay(time.text) { spec.at = t } else {
+                    error(time.span, "bad time '\(time.text)'; write HH:MM from 00:00 to 23:59, as in at 09:00")
+                }
+            case "near":
+                spec.place = try parsePlace()
+            default:  // note
+                let note = peek
+                guard note.kind == .string else { throw error(expectedSpan, "note needs text in quotes, as in note \"bring the form\"") }
+                advance()
+                if templates { checkPlaceholders(note) }
+                spec.note = note.text
+            }
+        }
+        return spec
+    }
+
+    /// `LAT,LON radius N m|km|mi [arriving|leaving]`.
+    private mutating func parsePlace() throws -> Place {
+        let latitude = try parseCoordinate(name: "latitude", limit: 90)
+        guard peek.kind == .comma else {
+            throw error(expectedSpan, "expected ',' between latitude and longitude, as in near 38.9717,-95.2353")
+        }
+        advance()
+        let longitude = try parseCoordinate(name: "longitude", limit: 180)
+        guard peek.isWord("radius") else {
+            throw error(expectedSpan, "expected 'radius N m|km|mi' after the coordinates, as in radius 3 mi")
+        }
+        advance()
+        let radiusToken = peek
+        guard radiusToken.kind == .word else { throw error(expectedSpan, "expected a radius, as in radius 3 mi") }
+        advance()
+        let digits = radiusToken.text.prefix(while: { ($0.isASCII && $0.isNumber) || $0 == "." })
+        var unit = String(radiusToken.text.dropFirst(digits.count))
+        var unitSpan = radiusToken.span
+        guard let amount = Self.decimal(String(digits)) else {
+            throw error(radiusToken.span, "bad radius '\(radiusToken.text)'; write a number and a unit, as in radius 3 mi")
+        }
+        if unit.isEmpty {
+            guard peek.kind == .word, !atRuleEnd else { throw error(expectedSpan, "radius needs a unit: m, km or mi") }
+            unit = advance().text
+            unitSpan = previous.span
+        }
+        let metres: Double
+        switch unit.lowercased() {
+        case "m": metres = amount
+        case "km": metres = amount * 1000
+        case "mi": metres = amount * 1609.344
+        default: throw error(unitSpan, "unknown unit '\(unit)' for the radius; use m, km or mi")
+        }
+        if !(metres > 0) { error(radiusToken.span, "the radius must be more than 0") }
+        var proximity = Proximity.arriving
+        if peek.isWord("arriving") { advance() } else if peek.isWord("leaving") { advance(); proximity = .leaving }
+        return Place(latitude: latitude, longitude: longitude, radiusMeters: metres, proximity: proximity)
+    }
+
+    private mutating func parseCoordinate(name: String, limit: Double) throws -> Double {
+        var sign = 1.0
+        var span = peek.span
+        if peek.kind == .minus {
+            let minus = advance()
+            sign = -1
+            span = minus.span
+        }
+        let token = peek
+        if sign < 0 { span = span.through(token.span) }
+        guard token.kind == .word, let value = Self.decimal(token.text) else {
+            if token.kind == .word {
+                throw error(span.through(token.span), "bad \(name) '\(token.text)'; write decimal degrees, as in near 38.9717,-95.2353")
+            }
+            throw error(expectedSpan, "expected a \(name) in decimal degrees, as in near 38.9717,-95.2353")
+        }
+        advance()
+        let degrees = sign * value
+        if abs(degrees) > limit {
+            error(span, "\(name) \(sign < 0 ? "-" : "")\(token.text) is outside -\(Int(limit))..\(Int(limit))")
+        }
+        return degrees
+    }
+
+    /// A plain decimal number (`38.9717`, `3`), nil for anything else.
+    private static func decimal(_ text: String) -> Double? {
+        guard !text.isEmpty, text.first != ".", text.last != ".",
+              text.allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == "." }),
+              text.filter({ $0 == "." }).count <= 1 else { return nil }
+        return Double(text)
+    }
+}
+
+extension String {
+    /// Every `target` replaced by `replacement` (without Foundation).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty, contains(target) else { return self }
+        var out = ""
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: target) {
+            out += rest[..<range.lowerBound]
+            out += replacement
+            rest = rest[range.upperBound...]
+        }
+        out += rest
+        return out
+    }
+}
