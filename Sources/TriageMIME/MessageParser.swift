@@ -1,14 +1,89 @@
 import CEtPan
 import TriageCore
 
-/// Turns raw RFC 5322 / MIME bytes into a `Message`, using libetpan's parsers.
+/// Turns raw RFC 5322 / MIME bytes into a `Message`, using libetpan's parsers
+/// (`mailimf` for the header fields, `mailmime` for the body structure).
 ///
-/// Never crashes or hangs on malformed input; yields whatever can be read.
+/// Never crashes or hangs on malformed input; yields whatever can be read:
+/// headers up to the first line that is not a header, the MIME structure as far
+/// as libetpan understands it, within the caps in `ParserLimits`.
 public enum MessageParser {
-    /// Parses one message.
+    /// Parses one whole message: headers, attachments, snippet and size.
     public static func parse(_ bytes: [UInt8]) -> Message {
-        var message = Message()
-        message.size = bytes.count
+        bytes.withUnsafeBufferPointer { parse(buffer: $0, body: true) }
+    }
+
+    /// Parses one whole message and attaches what the server knows about it.
+    public static func parse(_ bytes: [UInt8], server: ServerFacts) -> Message {
+        var message = parse(bytes)
+        message.server = server
         return message
+    }
+
+    /// Parses only the header block (for example an IMAP `BODY.PEEK[HEADER]`):
+    /// everything except attachments and snippet, which need the body. `size` is
+    /// the byte count given, so callers that know the full size set it afterwards.
+    public static func parseHeader(_ bytes: [UInt8]) -> Message {
+        bytes.withUnsafeBufferPointer { parse(buffer: $0, body: false) }
+    }
+
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>, body: Bool) -> Message {
+        var message = Message()
+        message.size = buffer.count
+        guard let base = buffer.baseAddress, buffer.count > 0 else {
+            message.headerHash = SHA256.hex(bytes: SHA256.hash([UInt8]()))
+            return message
+        }
+        let start = mboxSeparatorEnd(buffer)
+        let headerEnd = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+            readHeader(chars, count: buffer.count, from: start, into: &message)
+        }
+        message.headerHash = SHA256.hex(bytes: SHA256.hash(buffer[start..<headerEnd]))
+        if body {
+            readBody(UnsafeBufferPointer(rebasing: buffer[start...]), into: &message)
+        }
+        return message
+    }
+
+    /// Parses the header fields starting at `start`; returns where the header block ends.
+    private static func readHeader(_ chars: UnsafePointer<CChar>, count: Int, from start: Int,
+                                   into message: inout Message) -> Int {
+        var index = start
+        var fields: UnsafeMutablePointer<mailimf_fields>?
+        let status = mailimf_envelope_and_optional_fields_parse(chars, count, &index, &fields)
+        guard status == Int32(MAILIMF_NO_ERROR), let fields else { return start }
+        defer { mailimf_fields_free(fields) }
+        HeaderReader.read(fields, into: &message)
+        return max(start, min(index, count))
+    }
+
+    /// Parses the MIME structure for attachment names and the snippet.
+    private static func readBody(_ buffer: UnsafeBufferPointer<UInt8>, into message: inout Message) {
+        let length = min(buffer.count, ParserLimits.maxStructureBytes)
+        let limited = UnsafeBufferPointer(rebasing: buffer[..<length])
+        // libetpan recurses once per nesting level with no limit: refuse input that
+        // could nest deeper than we are willing to recurse (headers are still read).
+        guard NestingEstimate.tokenCount(limited, limit: ParserLimits.maxNestingTokens)
+                <= ParserLimits.maxNestingTokens,
+              let base = limited.baseAddress else { return }
+        var index = 0
+        var mime: UnsafeMutablePointer<mailmime>?
+        let status = base.withMemoryRebound(to: CChar.self, capacity: length) { chars in
+            mailmime_parse(chars, length, &index, &mime)
+        }
+        guard status == Int32(MAILIMF_NO_ERROR), let mime else { return }
+        defer { mailmime_free(mime) }
+        var walker = MIMEWalker()
+        walker.walk(mime)
+        message.attachments = walker.attachments
+        message.snippet = Snippet.make(walker.plainText ?? walker.htmlText ?? "")
+    }
+
+    /// The index after a leading mbox `From ` line, or 0 when there is none.
+    private static func mboxSeparatorEnd(_ buffer: UnsafeBufferPointer<UInt8>) -> Int {
+        let prefix: [UInt8] = Array("From ".utf8)
+        guard buffer.count > prefix.count, zip(buffer, prefix).allSatisfy({ $0 == $1 }) else { return 0 }
+        guard let newline = buffer.firstIndex(of: 0x0A) else { return 0 }
+        return newline + 1
     }
 }

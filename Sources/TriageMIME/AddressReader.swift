@@ -1,0 +1,115 @@
+import CEtPan
+import TriageCore
+
+/// Turns libetpan's parsed mailboxes and address lists into `Address` values
+/// (groups flattened, names decoded), and recovers what it can from address
+/// headers libetpan refused.
+enum AddressReader {
+    /// The mailboxes of an address list, groups flattened.
+    static func addresses(_ list: UnsafeMutablePointer<mailimf_address_list>?) -> [Address] {
+        var result: [Address] = []
+        for address in CList.items(list?.pointee.ad_list, as: mailimf_address.self) {
+            switch Int(address.pointee.ad_type) {
+            case Int(MAILIMF_ADDRESS_MAILBOX):
+                if let mailbox = address.pointee.ad_data.ad_mailbox { result.append(self.address(mailbox)) }
+            case Int(MAILIMF_ADDRESS_GROUP):
+                if let group = address.pointee.ad_data.ad_group {
+                    result += mailboxes(group.pointee.grp_mb_list)
+                }
+            default:
+                break
+            }
+        }
+        return result
+    }
+
+    /// The mailboxes of a mailbox list.
+    static func mailboxes(_ list: UnsafeMutablePointer<mailimf_mailbox_list>?) -> [Address] {
+        CList.items(list?.pointee.mb_list, as: mailimf_mailbox.self).map(address)
+    }
+
+    /// One mailbox: the display name RFC 2047-decoded, nil when absent or empty.
+    static func address(_ mailbox: UnsafeMutablePointer<mailimf_mailbox>) -> Address {
+        let spec = CharsetDecoder.decodeUnlabelled(CString.bytes(mailbox.pointee.mb_addr_spec))
+        var name: String?
+        if let raw = mailbox.pointee.mb_display_name {
+            let decoded = HeaderText.decode(CString.bytes(raw))
+            name = decoded.isEmpty ? nil : decoded
+        }
+        return Address(name: name, address: spec)
+    }
+
+    /// Best effort for a header libetpan could not parse as a whole: each
+    /// comma-separated piece is parsed on its own, and a piece that still fails
+    /// yields the text inside `<...>`, or a bare word containing `@`.
+    static func recover(_ raw: [UInt8]) -> [Address] {
+        if let parsed = parseList(raw) { return parsed }
+        var result: [Address] = []
+        for piece in split(raw) {
+            if let parsed = parseList(piece) {
+                result += parsed
+                continue
+            }
+            let text = CharsetDecoder.decodeUnlabelled(piece).trimmingASCIIWhitespace()
+            if let open = text.lastIndex(of: "<"), let close = text[open...].firstIndex(of: ">") {
+                let address = String(text[text.index(after: open)..<close]).trimmingASCIIWhitespace()
+                var name = String(text[..<open]).trimmingASCIIWhitespace()
+                name = name.trimming("\"")
+                guard !address.isEmpty else { continue }
+                let decoded = HeaderText.decode(Array(name.utf8))
+                result.append(Address(name: decoded.isEmpty ? nil : decoded, address: address))
+            } else if let word = text.split(separator: " ").first(where: { $0.contains("@") }) {
+                result.append(Address(name: nil, address: String(word).trimming("<>\"(),;")))
+            }
+        }
+        return result
+    }
+
+    private static func parseList(_ raw: [UInt8]) -> [Address]? {
+        var index = 0
+        var list: UnsafeMutablePointer<mailimf_address_list>?
+        let status = raw.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                mailimf_address_list_parse(chars.baseAddress, chars.count, &index, &list)
+            }
+        }
+        guard status == Int32(MAILIMF_NO_ERROR), let list else { return nil }
+        defer { mailimf_address_list_free(list) }
+        // Only a parse that used (nearly) the whole value counts.
+        let rest = raw[index...].filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0x0A }
+        return rest.isEmpty ? addresses(list) : nil
+    }
+
+    /// Splits at commas outside quotes, comments and angle brackets.
+    private static func split(_ raw: [UInt8]) -> [[UInt8]] {
+        var pieces: [[UInt8]] = []
+        var current: [UInt8] = []
+        var inQuote = false, depth = 0, inAngle = false, escaped = false
+        for byte in raw {
+            if escaped { escaped = false; current.append(byte); continue }
+            switch byte {
+            case 0x5C: escaped = inQuote || depth > 0      // backslash
+            case 0x22 where depth == 0: inQuote.toggle()
+            case 0x28 where !inQuote: depth += 1
+            case 0x29 where !inQuote && depth > 0: depth -= 1
+            case 0x3C where !inQuote && depth == 0: inAngle = true
+            case 0x3E where !inQuote && depth == 0: inAngle = false
+            case 0x2C where !inQuote && depth == 0 && !inAngle:
+                pieces.append(current); current = []; continue
+            default: break
+            }
+            current.append(byte)
+        }
+        pieces.append(current)
+        return pieces.filter { !$0.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A } }
+    }
+}
+
+private extension String {
+    func trimming(_ set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

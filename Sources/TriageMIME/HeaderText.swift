@@ -1,0 +1,45 @@
+import CEtPan
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Decodes header text: RFC 2047 encoded words in any charset to UTF-8, folding
+/// removed, raw 8-bit bytes read as UTF-8 or else windows-1252.
+enum HeaderText {
+    /// Decodes an unstructured value (Subject) or a display name.
+    ///
+    /// Line breaks from folding are removed and the whitespace after them kept, as
+    /// RFC 5322 unfolding (and Python's `email`) does.
+    static func decode(_ raw: [UInt8]) -> String {
+        let unfolded = raw.filter { $0 != 0x0D && $0 != 0x0A }
+        guard containsEncodedWordMarker(unfolded) else {
+            return CharsetDecoder.decodeUnlabelled(unfolded).trimmingASCIIWhitespace()
+        }
+        if let decoded = decodeEncodedWords(unfolded) { return decoded.trimmingASCIIWhitespace() }
+        return CharsetDecoder.decodeUnlabelled(unfolded).trimmingASCIIWhitespace()
+    }
+
+    /// Whether `=?` occurs, i.e. there may be an encoded word to decode.
+    static func containsEncodedWordMarker(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        for i in 0..<(bytes.count - 1) where bytes[i] == 0x3D && bytes[i + 1] == 0x3F { return true }
+        return false
+    }
+
+    /// libetpan's `mailmime_encoded_phrase_parse`; nil when it gives up (for
+    /// example an encoded word whose bytes do not convert).
+    private static func decodeEncodedWords(_ bytes: [UInt8]) -> String? {
+        // Text outside encoded words is raw: tell libetpan what it most likely is.
+        let fallback = CharsetDecoder.isValidUTF8(bytes) ? "utf-8" : "windows-1252"
+        var index = 0
+        var result: UnsafeMutablePointer<CChar>?
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                mailmime_encoded_phrase_parse(fallback, chars.baseAddress, chars.count, &index, "utf-8", &result)
+            }
+        }
+        guard status == Int32(MAILIMF_NO_ERROR), let result else { return nil }
+        defer { free(result) }
+        return CharsetDecoder.decodeUnlabelled(CString.bytes(result))
+    }
+}
