@@ -118,7 +118,9 @@ final class MaildirRunTests: XCTestCase {
         XCTAssertTrue(list.hasSuffix(":2,S"), "marked read: \(list)")
         XCTAssertEqual(files("cur").count + files("new").count, 2, "the plain message and the failed move stay")
         XCTAssertEqual(records("queue"), 1)
-        XCTAssertEqual(records("digest"), 1)
+        XCTAssertEqual(records("digest"), 2, "the Lists entry and the failed move, reported in the digest")
+        let pending = Store(path: storePath, timeZone: TimeZone(identifier: "UTC")!).unreportedDigestEntries().records
+        XCTAssertEqual(Set(pending.map(\.section)), ["Lists", MailboxRunner.problemsSection])
 
         let before = try snapshot()
         let (again, _) = try run(all: true)

@@ -27,6 +27,9 @@ public struct MailboxRunner {
     public var classify: (Message) -> [PlannedAction]
     /// Where events go.
     public var report: (RunEvent) -> Void
+    /// Called after each step that changes something (store write, server command,
+    /// state save) with its name; the crash tests kill the process here.
+    public var checkpoint: (String) -> Void = { _ in }
 
     /// Creates a runner.
     public init(account: String, mailbox: String, store: Store, options: RunOptions, now: Date,
@@ -87,9 +90,11 @@ public struct MailboxRunner {
             let batchUIDs = Array(uids[index..<min(index + max(1, options.batchSize), uids.count)])
             index += batchUIDs.count
             let fetched = try connection.fetch(batchUIDs)
+            checkpoint("fetch")
 
             var records = StoreBatch()
             var plan = ServerPlan()
+            var messages: [UInt32: Message] = [:]
             let created = Timestamp(now, timeZone: store.timeZone)
             for item in fetched {
                 if let sinceStart, let arrived = item.internalDate, arrived < sinceStart, !options.all { continue }
@@ -108,28 +113,36 @@ public struct MailboxRunner {
                     }
                 }
                 plan.add(actions, uid: item.uid, facts: message.server, mailbox: mailbox)
+                messages[item.uid] = message
             }
             guard !options.dryRun else { continue }
 
             // 1. Store records.
-            if !records.isEmpty { outcome.recordsCreated += try store.write(records).created.count }
+            if !records.isEmpty {
+                outcome.recordsCreated += try store.write(records).created.count
+                checkpoint("store")
+            }
             // 2. Server actions: flags first, moves last (a move ends the UID's life here).
             for (change, changeUIDs) in plan.changes {
                 try connection.store(change, uids: changeUIDs)
+                checkpoint("flags")
             }
             for (folder, moveUIDs) in plan.moves {
                 do {
                     try connection.move(moveUIDs, to: folder)
+                    checkpoint("move")
                 } catch let error as MailError where error.kind == .missingFolder {
                     outcome.failedActions.append(error.message)
                     report(.actionFailed(account: account, mailbox: mailbox, uids: moveUIDs,
                                          action: "move \"\(folder)\"", reason: error.message))
+                    try reportInDigest(moveUIDs.compactMap { messages[$0] }, problem: "could not move to \(folder): the folder does not exist", created: created)
                 }
             }
             // 3. State, only now that the batch is done.
             if let last = batchUIDs.last {
                 try MailboxState(uidValidity: status.uidValidity, lastUID: last)
                     .save(store: store.root, account: account, mailbox: mailbox)
+                checkpoint("state")
             }
         }
         if !options.dryRun, uids.isEmpty, saved?.uidValidity != status.uidValidity || options.all {
@@ -140,4 +153,22 @@ public struct MailboxRunner {
         report(.mailboxDone(account: account, mailbox: mailbox, processed: outcome.processed, records: outcome.recordsCreated))
         return outcome
     }
+
+    /// Puts messages an action failed on into the next digest, section `Problems`,
+    /// so the failure is seen even when nobody reads cron's mail.
+    private func reportInDigest(_ messages: [Message], problem: String, created: Timestamp) throws {
+        var batch = StoreBatch()
+        for message in messages {
+            let action = Action.digest(section: MailboxRunner.problemsSection)
+            var entry = DigestEntry(id: RecordID.forMessage(message, rule: problem, action: action),
+                                    section: MailboxRunner.problemsSection, created: created, rule: problem,
+                                    message: MessageSummary(message))
+            entry.message.snippet = problem + (entry.message.snippet.isEmpty ? "" : " — " + entry.message.snippet)
+            batch.add(entry)
+        }
+        if !batch.isEmpty { _ = try store.write(batch) }
+    }
+
+    /// The digest section for actions that failed.
+    public static let problemsSection = "Problems"
 }

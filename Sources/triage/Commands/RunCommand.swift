@@ -69,6 +69,7 @@ enum RunCommand: Command {
         try store.lock()
         defer { store.unlock() }
 
+        let crashHook = CrashHook(context.environment["TRIAGE_TEST_KILL_AT"]).checkpoint
         let printer = RunPrinter(context: context, verbose: verbose, dryRun: options.dryRun)
         var worst = ExitStatus.ok
         for account in accounts {
@@ -76,12 +77,15 @@ enum RunCommand: Command {
                 let connection = try connect(account, context: context, verbose: verbose)
                 defer { connection.close() }
                 for mailbox in account.mailboxes {
-                    let runner = MailboxRunner(
+                    var runner = MailboxRunner(
                         account: account.name, mailbox: mailbox, store: store, options: options, now: context.now,
                         parse: { MessageParser.parse($0) }, classify: { setup.classify($0, now: context.now) },
                         report: printer.report)
+                    runner.checkpoint = crashHook
                     let outcome = try runner.run(on: connection)
-                    if !outcome.failedActions.isEmpty { worst = max(worst, .failure) }
+                    // A rule naming a folder that does not exist is a configuration problem (78);
+                    // everything else in the run was still applied.
+                    if !outcome.failedActions.isEmpty { worst = max(worst, .config) }
                 }
             } catch let error as TriageError {
                 context.err("triage: account \(account.name): \(error.message)\n")
