@@ -3,7 +3,8 @@
 ///
 /// In Debian's GnuTLS build of libcurl, `CURLOPT_CAINFO` adds to the trust
 /// from `CURLOPT_CAPATH` rather than replacing it (checked on this system and
-/// pinned by `SMTPSenderTests`), so both are set and both are trusted.
+/// pinned by `SMTPDeliveryTests.testCAFileAddsToTheSystemTrust`), so both are
+/// set and both are trusted.
 public struct TLSTrust: Sendable, Hashable {
     /// The system's hashed certificate folder.
     public static let systemCertificates = "/etc/ssl/certs"

@@ -57,6 +57,25 @@ final class WebhookPosterTests: XCTestCase {
         XCTAssertEqual(try server.requests(containing: untrusted).count, 0)
     }
 
+    func testSilentServerTimesOut() throws {
+        // Listens (the kernel accepts the connection) but never answers.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        XCTAssertEqual(listen(fd, 4), 0)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let port = Int(UInt16(bigEndian: addr.sin_port))
+        let start = Date()
+        let result = WebhookPoster(connectTimeout: 1, timeout: 1).post(url: "http://127.0.0.1:\(port)/hook", json: "{}")
+        guard case .failed(let reason) = result else { return XCTFail("expected a timeout, got \(result)") }
+        XCTAssertTrue(reason.contains("timed out"), reason)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
+    }
+
     func testOnlyHTTPAndHTTPSAreAllowed() {
         guard case .failed(let reason) = WebhookPoster().post(url: "file:///etc/passwd", json: "{}") else {
             return XCTFail("file: must be refused")

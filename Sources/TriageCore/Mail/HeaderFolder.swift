@@ -80,7 +80,8 @@ enum HeaderFolder {
         var line = name + ":"
         var lineHasToken = false
         for token in tokens {
-            if !token.isEmpty, lineHasToken, line.count + 1 + token.count > limit {
+            // Before the first token too: "To:" CRLF SP token is valid folding white space.
+            if !token.isEmpty, line.count + 1 + token.count > limit, lineHasToken || line.count > 1 {
                 out += line + "\r\n"
                 line = " " + token
             } else {

@@ -34,14 +34,17 @@ enum MailAddressFormatter {
         if name.isEmpty { return [addr] }
         let angle = "<" + addr + ">"
         let words = name.split(separator: " ").map(String.init)
-        if MailText.isPrintableASCII(name) {
-            if words.allSatisfy({ isAtom($0) && !$0.contains("=?") }), words.allSatisfy({ $0.count < 70 }) {
-                return words + [angle]
-            }
-            let quoted = "\"" + name.replacingBackslashAndQuote + "\""
-            if quoted.count < 70 { return [quoted, angle] }
+        if MailText.isPrintableASCII(name), words.allSatisfy({ $0.count < 70 && !$0.contains("=?") }) {
+            if words.allSatisfy(isAtom) { return words + [angle] }
+            // A quoted string may be folded at its spaces (RFC 5322 allows FWS inside it),
+            // so it is split into tokens there.
+            var quoted = name.replacingBackslashAndQuote.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+            quoted[0] = "\"" + quoted[0]
+            quoted[quoted.count - 1] += "\""
+            return quoted + [angle]
         }
-        return RFC2047.encode(name) + [angle]
+        // Words of at most 60 characters fit after "From: " or a fold, with room to spare.
+        return RFC2047.encode(name, maxLength: 60) + [angle]
     }
 
     private static func isAtom(_ word: String) -> Bool {

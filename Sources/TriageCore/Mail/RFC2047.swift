@@ -1,9 +1,9 @@
 /// RFC 2047 encoded-words (`=?UTF-8?Q?...?=`) for non-ASCII header text.
 ///
-/// The encoder splits on character boundaries (grapheme clusters, or Unicode
-/// scalars when one cluster alone is too long), so every encoded-word holds
-/// complete UTF-8 and decodes on its own, and keeps each word within 75
-/// characters as RFC 2047 section 2 demands.
+/// The encoder splits after a space where it can, else on character boundaries
+/// (grapheme clusters, or Unicode scalars when one cluster alone is too long),
+/// so every encoded-word holds complete UTF-8 and decodes on its own, and keeps
+/// each word within 75 characters as RFC 2047 section 2 demands.
 public enum RFC2047 {
     /// B (Base64) or Q (quoted-printable-like) encoding.
     public enum Encoding: String, Sendable {
@@ -30,16 +30,17 @@ public enum RFC2047 {
 
     /// Encodes `text` as a list of encoded-words, to be joined by folding white
     /// space (`CRLF SP`). The first word is at most `firstMaxLength` characters,
-    /// the others at most 75.
+    /// the others at most `maxLength` (both capped at 75).
     ///
     /// The Q encoding used is the restricted one of RFC 2047 section 5(3), valid
     /// in a `phrase` (display name) as well as in unstructured text.
     public static func encode(_ text: String, encoding: Encoding? = nil,
-                              firstMaxLength: Int = maxWordLength) -> [String] {
+                              firstMaxLength: Int = maxWordLength, maxLength: Int = maxWordLength) -> [String] {
         let encoding = encoding ?? preferredEncoding(for: text)
         var words: [String] = []
         var current: [UInt8] = []
-        var budget = max(overhead + 12, min(firstMaxLength, maxWordLength)) - overhead
+        let laterBudget = max(overhead + 12, min(maxLength, maxWordLength)) - overhead
+        var budget = min(laterBudget, max(overhead + 12, min(firstMaxLength, maxWordLength)) - overhead)
 
         func length(_ bytes: [UInt8]) -> Int {
             switch encoding {
@@ -51,10 +52,20 @@ public enum RFC2047 {
             guard !current.isEmpty else { return }
             words.append(word(current, encoding))
             current = []
-            budget = maxWordLength - overhead
+            budget = laterBudget
         }
         func add(_ piece: [UInt8]) -> Bool {
             if length(current + piece) <= budget { current += piece; return true }
+            // Break after the last space when there is one, so words stay whole:
+            // some decoders (Python's address parser) wrongly keep the white
+            // space between encoded-words, and then it falls between words.
+            if let space = current.lastIndex(of: 32), space + 1 < current.count {
+                let carry = Array(current[(space + 1)...])
+                current.removeSubrange((space + 1)...)
+                flush()
+                if length(carry + piece) <= budget { current = carry + piece; return true }
+                current = carry
+            }
             flush()
             if length(piece) <= budget { current = piece; return true }
             return false

@@ -144,18 +144,42 @@ final class MIMEComposerTests: XCTestCase {
             Address(name: "José Müller", address: "c@example.test"),
             Address(name: "山田太郎", address: "d@example.test"),
             Address(address: "e@example.test"),
+            Address(name: "Ångström Ærøskøbing Überlänge-Doppelname Größenwahn née Ødegård", address: "f@example.test"),
+            Address(name: "A rather long ASCII name, with a comma and \"quotes\", that must be folded somewhere", address: "g@example.test"),
+            Address(name: String(repeating: "LongASCII", count: 12), address: "h@example.test"),
         ]))
         assertWellFormed(message)
         let to = headers(message).first { $0.0 == "To" }!.1
         XCTAssertTrue(to.hasPrefix("Plain Name <a@example.test>, \"Doe, John \\\"JD\\\"\" <b@example.test>, =?UTF-8?"), to)
         let parsed = try PythonEmail.parse(message.text)
-        XCTAssertEqual(parsed.to, [
+        XCTAssertEqual(Array(parsed.to.prefix(5)), [
             .init(name: "Plain Name", address: "a@example.test"),
             .init(name: "Doe, John \"JD\"", address: "b@example.test"),
             .init(name: "José Müller", address: "c@example.test"),
             .init(name: "山田太郎", address: "d@example.test"),
             .init(name: "", address: "e@example.test"),
         ])
+        // Names too long for one encoded-word are split after a space. RFC 2047 decoders drop the
+        // white space between encoded-words; Python's address parser keeps it, so it shows one
+        // extra space at that word boundary. Both readings are checked.
+        let latin = "Ångström Ærøskøbing Überlänge-Doppelname Größenwahn née Ødegård"
+        XCTAssertEqual(parsed.to[5].address, "f@example.test")
+        XCTAssertEqual(parsed.to[5].name.split(separator: " "), latin.split(separator: " "))
+        XCTAssertEqual(parsed.to[6], .init(name: "A rather long ASCII name, with a comma and \"quotes\", that must be folded somewhere",
+                                           address: "g@example.test"))
+        // An unbreakable 108-character name cannot fit a line, so it is encoded (and split).
+        XCTAssertEqual(parsed.to[7].name.replacingOccurrences(of: " ", with: ""), String(repeating: "LongASCII", count: 12))
+        let toValue = headers(message).first { $0.0 == "To" }!.1
+        XCTAssertTrue(RFC2047.decode(toValue).contains(latin + " <f@example.test>"), RFC2047.decode(toValue))
+
+        let short = "日本語の名前"
+        let one = try MIMEComposer().compose(mail(from: Address(name: short, address: "x@example.test")))
+        XCTAssertEqual(try PythonEmail.parse(one.text).from, [.init(name: short, address: "x@example.test")])
+        let cjk = String(repeating: "日本語", count: 12)  // no space to break at
+        let long = try MIMEComposer().compose(mail(from: Address(name: cjk, address: "x@example.test")))
+        assertWellFormed(long)
+        XCTAssertEqual(RFC2047.decode(headers(long).first { $0.0 == "From" }!.1), cjk + " <x@example.test>")
+        XCTAssertEqual(try PythonEmail.parse(long.text).from.first?.name.replacingOccurrences(of: " ", with: ""), cjk)
     }
 
     func testBoundaryIsAbsentFromContentAndDeterministic() throws {

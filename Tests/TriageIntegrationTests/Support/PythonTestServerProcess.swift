@@ -63,7 +63,7 @@ final class PythonTestServerProcess: @unchecked Sendable {
         self.workDirectory = work
         self.ready = ready
         self.process = process
-        Self.register(process.processIdentifier)
+        Self.register(process.processIdentifier, folder: work.path)
     }
 
     /// Stops the server.
@@ -74,21 +74,26 @@ final class PythonTestServerProcess: @unchecked Sendable {
         }
     }
 
-    // Servers still running at exit get SIGTERM (they also watch their parent).
+    // Servers still running at exit get SIGTERM (they also watch their parent),
+    // and their work folders are removed.
     private nonisolated(unsafe) static var pids: [pid_t] = []
+    private nonisolated(unsafe) static var folders: [String] = []
     private static let lock = NSLock()
     private static let atExitInstalled: Void = {
         atexit {
             PythonTestServerProcess.lock.lock()
             for pid in PythonTestServerProcess.pids { kill(pid, SIGTERM) }
+            for pid in PythonTestServerProcess.pids { waitpid(pid, nil, 0) }
+            for folder in PythonTestServerProcess.folders { try? FileManager.default.removeItem(atPath: folder) }
             PythonTestServerProcess.lock.unlock()
         }
     }()
 
-    private static func register(_ pid: pid_t) {
+    private static func register(_ pid: pid_t, folder: String) {
         _ = atExitInstalled
         lock.lock()
         pids.append(pid)
+        folders.append(folder)
         lock.unlock()
     }
 
