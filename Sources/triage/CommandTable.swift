@@ -2,6 +2,9 @@
 enum CommandTable {
     static let all: [Command.Type] = [
         InspectCommand.self,
+        QueueCommand.self,
+        RemindCommand.self,
+        ExportCommand.self,
     ]
 
     /// The command called `name`, if any.
