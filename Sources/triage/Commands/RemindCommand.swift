@@ -23,15 +23,17 @@ enum RemindCommand: Command {
     """
 
     static func run(_ args: [String], context: Context) throws -> ExitStatus {
+        if let (words, config) = try addArguments(args) {
+            return try add(words, configOption: config, context: context)
+        }
         let a = try Arguments(args, flags: ["--all", "--json"], options: ["--config"], command: name)
         var words = a.positional
         let verbs: [String: WorkStatus] = ["done": .done, "remove": .removed]
-        if let verb = words.first, verb == "add" || verbs[verb] != nil {
+        if let verb = words.first, verbs[verb] != nil {
             guard !a.has("--all"), !a.has("--json") else {
                 throw SimpleError(.usage, "remind \(verb): --all and --json are for listing; see 'triage remind --help'")
             }
             let rest = Array(words.dropFirst())
-            if verb == "add" { return try add(rest, configOption: a.value("--config"), context: context) }
             guard !rest.isEmpty else { throw SimpleError(.usage, "remind \(verb): name at least one reminder id (see 'triage remind list')") }
             let access = try StoreAccess(configOption: a.value("--config"), context: context)
             let ids = try access.store.resolve(Reminder.self, rest)
@@ -52,8 +54,9 @@ enum RemindCommand: Command {
         }
         let index = access.store.shortIDs(Reminder.self)
         var table = TextTable()
+        let timed = reminders.contains { $0.at != nil }
         for r in reminders {
-            var row = [index.short(r.id), r.due.iso + (r.at.map { " " + $0.description } ?? "      ")]
+            var row = [index.short(r.id), r.due.iso + (r.at.map { " " + $0.description } ?? (timed ? "      " : ""))]
             if a.has("--all") { row.append(r.status.rawValue) }
             row.append(r.title + (r.place.map { "  " + RemindCommand.describe($0) } ?? ""))
             table.add(row)
@@ -71,9 +74,50 @@ enum RemindCommand: Command {
 
     /// `(near Office, 150 m, arriving)`.
     static func describe(_ place: Place) -> String {
-        let name = place.title ?? "\(place.latitude),\(place.longitude)"
-        let radius = place.radiusMeters >= 1000 ? "\(place.radiusMeters / 1000) km" : "\(Int(place.radiusMeters.rounded())) m"
+        let name = place.title ?? "\(number(place.latitude, 6)),\(number(place.longitude, 6))"
+        let radius = place.radiusMeters >= 1000 ? number(place.radiusMeters / 1000, 1) + " km" : number(place.radiusMeters, 0) + " m"
         return "(near \(name), \(radius), \(place.proximity.rawValue))"
+    }
+
+    /// At most `digits` decimals, without trailing zeros.
+    private static func number(_ value: Double, _ digits: Int) -> String {
+        var text = String(format: "%.\(digits)f", value)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
+    }
+
+    /// For `remind add`, the words after `add` and the `--config` value; nil for
+    /// other subcommands. Words with one dash stay words, so `near -33.87,151.21`
+    /// works; `--config` is the only option `add` takes.
+    static func addArguments(_ args: [String]) throws -> ([String], String?)? {
+        var words: [String] = []
+        var config: String?
+        var i = 0
+        var onlyWords = false
+        while i < args.count {
+            let arg = args[i]
+            i += 1
+            if onlyWords || !arg.hasPrefix("--") || (words.first == "add" && arg.count > 2 && Double(arg) != nil) {
+                words.append(arg)
+            } else if arg == "--" {
+                onlyWords = true
+            } else if arg == "--config" {
+                guard i < args.count else { return nil }
+                config = args[i]
+                i += 1
+            } else if arg.hasPrefix("--config=") {
+                config = String(arg.dropFirst("--config=".count))
+            } else if words.first == "add" {
+                throw SimpleError(.usage, "remind add: unknown option \(arg); it takes only --config FILE (use -- before words that start with --)")
+            } else {
+                return nil // let the list parser report it
+            }
+        }
+        guard words.first == "add" else { return nil }
+        return (Array(words.dropFirst()), config)
     }
 
     /// `remind add WORDS...`: parses them with the rule language's reminder grammar.
