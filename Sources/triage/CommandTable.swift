@@ -5,6 +5,9 @@ enum CommandTable {
         CheckCommand.self,
         TestCommand.self,
         RunCommand.self,
+        QueueCommand.self,
+        RemindCommand.self,
+        ExportCommand.self,
     ]
 
     /// The command called `name`, if any.

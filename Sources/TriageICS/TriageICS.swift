@@ -1,4 +1,0 @@
-import CICal
-
-/// Placeholder so the target builds; filled in by its issue.
-enum TriageICSModule {}
