@@ -29,7 +29,10 @@ public enum ConfigLoader {
         let folder = (path as NSString).deletingLastPathComponent
         func resolve(_ p: String) -> String {
             let expanded = (p as NSString).expandingTildeInPath
-            return expanded.hasPrefix("/") ? expanded : ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(expanded)
+            let joined = expanded.hasPrefix("/") ? expanded : ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(expanded)
+            // Absolute and without `..`, so messages show a path people recognise.
+            let absolute = joined.hasPrefix("/") ? joined : FileManager.default.currentDirectoryPath + "/" + joined
+            return (absolute as NSString).standardizingPath
         }
         func list(_ v: String) -> [String] { v.split(separator: ",").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty } }
         func bool(_ e: INIEntry) -> Bool? {
@@ -70,7 +73,8 @@ public enum ConfigLoader {
                 switch e.key {
                 case "me": triage.me = list(e.value)
                 case "rules":
-                    triage.rules = resolve(e.value)
+                    triage.ruleFolders = list(e.value).map(resolve)
+                    if triage.ruleFolders.isEmpty { problem(e.line, "rules is empty; name a folder of *.rules files") }
                     triage.rulesLine = e.line
                 case "store": triage.store = resolve(e.value)
                 case "timezone":

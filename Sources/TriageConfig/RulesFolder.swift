@@ -28,26 +28,29 @@ public enum RulesFolder {
     /// relative to `currentDirectory` when the files are inside it.
     public static func load(_ configuration: Configuration,
                             currentDirectory: String = FileManager.default.currentDirectoryPath) -> Loaded {
-        let folder = configuration.triage.rules
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            let line = configuration.triage.rulesLine
-            let what = line > 0 ? "the rules folder" : "the default rules folder (Rules, next to the configuration)"
-            return Loaded(rules: nil, diagnostics: [Diagnostic(path: configuration.path, line: line, column: 0,
-                message: "\(what) \(folder) does not exist; create it or set 'rules = FOLDER' in [triage]")], sources: [:])
+        // `rules = A, B`: every folder's files, folder by folder, each in name order.
+        var paths: [String] = []
+        for folder in configuration.triage.ruleFolders {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+                let line = configuration.triage.rulesLine
+                let what = line > 0 ? "the rules folder" : "the default rules folder (Rules, next to the configuration)"
+                return Loaded(rules: nil, diagnostics: [Diagnostic(path: configuration.path, line: line, column: 0,
+                    message: "\(what) \(folder) does not exist; create it or set 'rules = FOLDER' in [triage]")], sources: [:])
+            }
+            do {
+                paths += try FileManager.default.contentsOfDirectory(atPath: folder)
+                    .filter { $0.hasSuffix(".rules") && !$0.hasPrefix(".") }.sorted()
+                    .map { (folder as NSString).appendingPathComponent($0) }
+            } catch {
+                return Loaded(rules: nil, diagnostics: [Diagnostic(path: display(folder, relativeTo: currentDirectory), line: 0, column: 0,
+                    message: "cannot list the rules folder; check its permissions")], sources: [:])
+            }
         }
-        let shown = display(folder, relativeTo: currentDirectory)
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".rules") && !$0.hasPrefix(".") }.sorted()
-        } catch {
-            return Loaded(rules: nil, diagnostics: [Diagnostic(path: shown, line: 0, column: 0,
-                message: "cannot list the rules folder; check its permissions")], sources: [:])
-        }
+        let shown = configuration.triage.ruleFolders.map { display($0, relativeTo: currentDirectory) }.joined(separator: ", ")
         var sources: [RuleSource] = []
         var unreadable: [Diagnostic] = []
-        for name in names {
-            let path = (folder as NSString).appendingPathComponent(name)
+        for path in paths {
             let displayed = display(path, relativeTo: currentDirectory)
             if let data = FileManager.default.contents(atPath: path) {
                 sources.append(RuleSource(path: displayed, text: String(decoding: data, as: UTF8.self)))

@@ -25,8 +25,13 @@ public struct Configuration: Sendable {
 public struct TriageSection: Sendable {
     /// The user's own addresses, for `me` in queries.
     public var me: [String] = []
-    /// The folder of `*.rules` files (absolute).
-    public var rules: String
+    /// The (first) folder of `*.rules` files (absolute).
+    public var rules: String {
+        get { ruleFolders.first ?? "" }
+        set { ruleFolders = [newValue] }
+    }
+    /// Every folder of `*.rules` files (absolute), in the order written: `rules = A, B`.
+    public var ruleFolders: [String]
     /// The store folder (absolute), or nil for the default (`$XDG_DATA_HOME/triage`).
     public var store: String?
     /// An IANA time zone name, or nil for the system's.
@@ -37,7 +42,7 @@ public struct TriageSection: Sendable {
     /// Creates the section.
     public init(me: [String] = [], rules: String, store: String? = nil, timezone: String? = nil) {
         self.me = me
-        self.rules = rules
+        self.ruleFolders = [rules]
         self.store = store
         self.timezone = timezone
     }
