@@ -25,3 +25,8 @@ CURLcode triage_curl_setopt_write_callback(CURL *curl,
 CURLcode triage_curl_getinfo_long(CURL *curl, CURLINFO info, long *value) {
     return curl_easy_getinfo(curl, info, value);
 }
+
+CURLcode triage_curl_setopt_debug_callback(CURL *curl,
+    int (*callback)(CURL *, curl_infotype, char *, size_t, void *)) {
+    return curl_easy_setopt(curl, CURLOPT_DEBUGFUNCTION, callback);
+}

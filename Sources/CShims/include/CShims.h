@@ -12,5 +12,9 @@ CURLcode triage_curl_setopt_read_callback(CURL *curl,
 CURLcode triage_curl_setopt_write_callback(CURL *curl,
     size_t (*callback)(char *buffer, size_t size, size_t nitems, void *userdata));
 CURLcode triage_curl_getinfo_long(CURL *curl, CURLINFO info, long *value);
+/// CURLOPT_DEBUGFUNCTION: sees the protocol conversation (used to tell which
+/// SMTP step failed; it never records what the client sends during AUTH).
+CURLcode triage_curl_setopt_debug_callback(CURL *curl,
+    int (*callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *userdata));
 
 #endif
