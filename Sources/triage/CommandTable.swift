@@ -3,6 +3,7 @@ enum CommandTable {
     static let all: [Command.Type] = [
         InspectCommand.self,
         RunCommand.self,
+        DigestCommand.self,
     ]
 
     /// The command called `name`, if any.

@@ -8,6 +8,12 @@ public struct DigestPlan: Sendable, Hashable {
         public var reminder: Reminder
         /// Whole calendar days since it was due (0 when due on the digest's day).
         public var overdueDays: Int
+
+        /// Creates an item.
+        public init(reminder: Reminder, overdueDays: Int) {
+            self.reminder = reminder
+            self.overdueDays = overdueDays
+        }
     }
 
     /// A queue entry in the digest.
@@ -16,6 +22,12 @@ public struct DigestPlan: Sendable, Hashable {
         public var entry: QueueEntry
         /// Whole calendar days since it was due (0 when due on the digest's day).
         public var overdueDays: Int
+
+        /// Creates an item.
+        public init(entry: QueueEntry, overdueDays: Int) {
+            self.entry = entry
+            self.overdueDays = overdueDays
+        }
     }
 
     /// The items of one queue, e.g. `rec`.
@@ -24,6 +36,12 @@ public struct DigestPlan: Sendable, Hashable {
         public var name: String
         /// Its due entries, most overdue first.
         public var items: [QueueItem]
+
+        /// Creates a group.
+        public init(name: String, items: [QueueItem]) {
+            self.name = name
+            self.items = items
+        }
     }
 
     /// The entries of one digest section, e.g. `FYI`.
@@ -32,6 +50,12 @@ public struct DigestPlan: Sendable, Hashable {
         public var name: String
         /// Its entries, oldest first.
         public var entries: [DigestEntry]
+
+        /// Creates a section.
+        public init(name: String, entries: [DigestEntry]) {
+            self.name = name
+            self.entries = entries
+        }
     }
 
     /// The digest's day.

@@ -88,6 +88,10 @@ enum RunCommand: Command {
                 worst = max(worst, error.exitStatus)
             }
         }
+        // The day's digest, after the accounts (even when some failed).
+        if !options.dryRun && setup.config.digest != nil {
+            worst = max(worst, DigestService.sendDue(setup: setup, context: context))
+        }
         return worst
     }
 
