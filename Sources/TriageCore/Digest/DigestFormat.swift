@@ -54,9 +54,9 @@ public enum DigestFormat {
         name == "rec" ? "\(n) to reconcile" : "\(n) in \(name)"
     }
 
-    /// A queue's heading: "To reconcile" for `rec`, else "Queue followup".
+    /// A queue's heading: "To reconcile" for `rec`, else "followup queue".
     public static func queueHeading(_ name: String) -> String {
-        name == "rec" ? "To reconcile" : "Queue \(name)"
+        name == "rec" ? "To reconcile" : "\(name) queue"
     }
 
     /// The summary parts of a plan: reminders, then queues, then digest

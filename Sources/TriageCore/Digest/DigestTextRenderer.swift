@@ -37,7 +37,13 @@ public struct DigestTextRenderer: Sendable {
         lines += wrap(head, indent: "  ", first: "")
         for detail in item.details { lines += wrap(detail, indent: "  ") }
         let from = [item.sender, item.date].compactMap { $0 }.joined(separator: " · ")
-        if !from.isEmpty { lines += wrap(from, indent: "  ") }
+        if let sender = item.sender, let date = item.date, 2 + from.count > Self.width {
+            // Keep the date whole on a line of its own rather than split it.
+            lines += wrap(sender + " ·", indent: "  ")
+            lines.append("  " + date)
+        } else if !from.isEmpty {
+            lines += wrap(from, indent: "  ")
+        }
         if let subject = item.subject { lines += wrap("“" + subject + "”", indent: "  ") }
         if let snippet = item.snippet { lines += wrap(snippet, indent: "  ") }
         if let command = item.command { lines.append("  done: " + command) }

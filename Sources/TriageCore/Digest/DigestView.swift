@@ -30,7 +30,7 @@ public struct DigestView: Sendable, Hashable {
 
     /// A heading and its items.
     public struct Section: Sendable, Hashable {
-        /// `Reminders`, `To reconcile`, `Queue followup`, or the digest section's name.
+        /// `Reminders`, `To reconcile`, `followup queue`, or the digest section's name.
         public var heading: String
         /// Its items.
         public var items: [Item]
