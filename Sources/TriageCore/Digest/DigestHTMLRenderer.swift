@@ -29,7 +29,7 @@ public struct DigestHTMLRenderer: Sendable {
         <tr><td style="padding:20px 20px 12px 20px;">
         <div style="font-size:12px;line-height:16px;letter-spacing:0.08em;text-transform:uppercase;color:#6b7280;">triage digest</div>
         <h1 style="margin:4px 0 0 0;font-size:22px;line-height:28px;font-weight:700;color:#111827;">\(e(view.title))</h1>
-        <div style="margin-top:6px;font-size:15px;line-height:21px;color:#374151;">\(e(view.summary))</div>
+        <div style="margin-top:6px;font-size:15px;line-height:21px;color:#374151;">\(summary(view))</div>
         </td></tr>
 
         """
@@ -57,6 +57,13 @@ public struct DigestHTMLRenderer: Sendable {
         return h
     }
 
+    /// The counts, each kept whole on narrow screens.
+    private func summary(_ view: DigestView) -> String {
+        guard !view.summaryParts.isEmpty else { return HTMLEscaper.escape(view.summary) }
+        return view.summaryParts.map { "<span style=\"white-space:nowrap;\">\(HTMLEscaper.escape($0))</span>" }
+            .joined(separator: " · ")
+    }
+
     private func render(_ item: DigestView.Item) -> String {
         let e = HTMLEscaper.escape
         let wrap = "overflow-wrap:break-word;word-wrap:break-word;word-break:break-word;"
@@ -69,9 +76,19 @@ public struct DigestHTMLRenderer: Sendable {
         for detail in item.details {
             h += "<div style=\"margin-top:3px;font-size:14px;line-height:20px;color:#374151;\">\(e(detail))</div>\n"
         }
-        if item.sender != nil || item.date != nil {
-            let sender = item.sender.map { "<span style=\"color:#374151;\">\(e($0))</span>" }
-            let date = item.date.map { "<span style=\"color:#6b7280;white-space:nowrap;\">\(e($0))</span>" }
+        if item.senderAddress != nil || item.date != nil {
+            // Address and date are inline blocks: on a narrow screen each moves to
+            // the next line whole instead of breaking at a hyphen.
+            var sender: String?
+            if let address = item.senderAddress {
+                let block = "<span style=\"display:inline-block;max-width:100%;color:#6b7280;\">"
+                if let name = item.senderName {
+                    sender = "<span style=\"color:#374151;font-weight:600;\">\(e(name))</span> \(block)&lt;\(e(address))&gt;</span>"
+                } else {
+                    sender = "\(block)\(e(address))</span>"
+                }
+            }
+            let date = item.date.map { "<span style=\"display:inline-block;color:#6b7280;white-space:nowrap;\">\(e($0))</span>" }
             h += "<div style=\"margin-top:3px;font-size:13px;line-height:19px;color:#6b7280;\">"
                 + [sender, date].compactMap { $0 }.joined(separator: " · ") + "</div>\n"
         }
@@ -82,7 +99,7 @@ public struct DigestHTMLRenderer: Sendable {
             h += "<div style=\"margin-top:4px;font-size:14px;line-height:20px;color:#6b7280;\">\(e(snippet))</div>\n"
         }
         if let command = item.command {
-            h += "<div style=\"margin-top:8px;font-size:12px;line-height:18px;color:#6b7280;\">done: "
+            h += "<div style=\"margin-top:8px;font-size:12px;line-height:18px;color:#6b7280;\">when done: "
                 + "<code style=\"font-family:\(Self.mono);font-size:12px;background-color:#f3f4f6;border:1px solid #e5e7eb;border-radius:4px;padding:1px 5px;color:#111827;\">\(e(command))</code></div>\n"
         }
         h += "</td></tr>\n"

@@ -16,7 +16,7 @@ public struct DigestTextRenderer: Sendable {
             lines.append("")
             let heading = "\(section.heading) · \(section.items.count)"
             lines.append(heading)
-            lines.append(String(repeating: "=", count: min(heading.count, Self.width)))
+            lines.append(String(repeating: "-", count: min(heading.count, Self.width)))
             for item in section.items {
                 lines.append("")
                 lines += render(item)
@@ -46,7 +46,7 @@ public struct DigestTextRenderer: Sendable {
         }
         if let subject = item.subject { lines += wrap("“" + subject + "”", indent: "  ") }
         if let snippet = item.snippet { lines += wrap(snippet, indent: "  ") }
-        if let command = item.command { lines.append("  done: " + command) }
+        if let command = item.command { lines.append("  when done: " + command) }
         return lines
     }
 

@@ -14,8 +14,16 @@ public struct DigestView: Sendable, Hashable {
         public var overdue: Bool
         /// Reminder details: when, where, the note.
         public var details: [String]
-        /// `Name <address>` of the message, if any.
-        public var sender: String?
+        /// The sender's display name, if the message had one.
+        public var senderName: String?
+        /// The sender's address, if there is a message.
+        public var senderAddress: String?
+        /// `Name <address>`, or the bare address.
+        public var sender: String? {
+            guard let senderAddress else { return senderName }
+            guard let senderName else { return senderAddress }
+            return "\(senderName) <\(senderAddress)>"
+        }
         /// The message date in the configured zone.
         public var date: String?
         /// The message subject when it is not already the title (reminders).
@@ -44,6 +52,8 @@ public struct DigestView: Sendable, Hashable {
     public var title: String
     /// `2 reminders · 3 to reconcile · 14 FYI`, or `Nothing new today.`
     public var summary: String
+    /// The parts of the summary (`2 reminders`, ...), empty when there is nothing.
+    public var summaryParts: [String]
     /// The sections, in the order of the subject's counts.
     public var sections: [Section]
 
@@ -56,17 +66,15 @@ public struct DigestView: Sendable, Hashable {
         subject = DigestFormat.subject(plan)
         title = DigestFormat.longDay(plan.day)
         let parts = DigestFormat.countParts(plan)
+        summaryParts = parts
         summary = parts.isEmpty ? "Nothing new today." : parts.joined(separator: " · ")
 
-        func message(_ m: MessageSummary?) -> (sender: String?, date: String?, snippet: String?) {
-            guard let m else { return (nil, nil, nil) }
-            let sender = m.from.map { from -> String in
-                let name = DigestFormat.oneLine(from.name ?? "")
-                let address = DigestFormat.oneLine(from.address)
-                return name.isEmpty ? address : "\(name) <\(address)>"
-            }
+        func message(_ m: MessageSummary?) -> (name: String?, address: String?, date: String?, snippet: String?) {
+            guard let m else { return (nil, nil, nil, nil) }
+            let name = DigestFormat.oneLine(m.from?.name ?? "")
+            let address = m.from.map { DigestFormat.oneLine($0.address) }
             let snippet = DigestFormat.oneLine(m.snippet, limit: Self.snippetLimit)
-            return (sender, DigestFormat.messageDate(m.date, in: timeZone, digestDay: plan.day),
+            return (name.isEmpty ? nil : name, address, DigestFormat.messageDate(m.date, in: timeZone, digestDay: plan.day),
                     snippet.isEmpty ? nil : snippet)
         }
         func subjectLine(_ m: MessageSummary) -> String {
@@ -89,7 +97,7 @@ public struct DigestView: Sendable, Hashable {
                 let title = DigestFormat.oneLine(r.title)
                 return Item(title: title.isEmpty ? "(untitled reminder)" : title,
                             status: DigestFormat.age(overdueDays: item.overdueDays),
-                            overdue: item.overdueDays > 0, details: details, sender: m.sender, date: m.date,
+                            overdue: item.overdueDays > 0, details: details, senderName: m.name, senderAddress: m.address, date: m.date,
                             subject: r.message.map(subjectLine), snippet: m.snippet, shortID: short,
                             command: "triage remind done \(short)")
             }))
@@ -100,14 +108,14 @@ public struct DigestView: Sendable, Hashable {
                 let m = message(e.message)
                 let short = ids.queue.short(e.id)
                 return Item(title: subjectLine(e.message), status: DigestFormat.age(overdueDays: item.overdueDays),
-                            overdue: item.overdueDays > 0, details: [], sender: m.sender, date: m.date, subject: nil,
+                            overdue: item.overdueDays > 0, details: [], senderName: m.name, senderAddress: m.address, date: m.date, subject: nil,
                             snippet: m.snippet, shortID: short, command: "triage queue done \(short)")
             }))
         }
         for section in plan.sections where !section.entries.isEmpty {
             sections.append(Section(heading: section.name, items: section.entries.map { e in
                 let m = message(e.message)
-                return Item(title: subjectLine(e.message), status: nil, overdue: false, details: [], sender: m.sender,
+                return Item(title: subjectLine(e.message), status: nil, overdue: false, details: [], senderName: m.name, senderAddress: m.address,
                             date: m.date, subject: nil, snippet: m.snippet, shortID: ids.digest.short(e.id), command: nil)
             }))
         }
