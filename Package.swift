@@ -46,7 +46,7 @@ let package = Package(
         ]),
 
         // Tests find their fixtures through #filePath, so no resources are bundled.
-        .testTarget(name: "TriageCoreTests", dependencies: ["TriageCore"], exclude: ["RuleCases"]),
+        .testTarget(name: "TriageCoreTests", dependencies: ["TriageCore"], exclude: ["RuleCases", "Golden"]),
         .testTarget(name: "TriageMIMETests", dependencies: ["TriageMIME", "TriageCore"]),
         .testTarget(name: "TriageAdapterTests", dependencies: [
             "TriageCore", "TriageConfig", "TriageICS", "TriageSMTP", "TriageMaildir",

@@ -8,6 +8,7 @@ enum CommandTable {
         QueueCommand.self,
         RemindCommand.self,
         ExportCommand.self,
+        DigestCommand.self,
     ]
 
     /// The command called `name`, if any.

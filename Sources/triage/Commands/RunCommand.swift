@@ -98,6 +98,10 @@ enum RunCommand: Command {
                 context.err("triage: \(failure)\n")
             }
         }
+        // The day's digest, after the accounts (even when some failed).
+        if !options.dryRun && setup.config.digest != nil {
+            worst = max(worst, DigestService.sendDue(setup: setup, context: context))
+        }
         return worst
     }
 

@@ -1,0 +1,90 @@
+/// What one day's digest holds: the open reminders and queue entries due on or
+/// before the day (cumulative, each with how many days it is overdue), and the
+/// digest entries reported for the first time, grouped by section.
+public struct DigestPlan: Sendable, Hashable {
+    /// A reminder in the digest.
+    public struct ReminderItem: Sendable, Hashable {
+        /// The record.
+        public var reminder: Reminder
+        /// Whole calendar days since it was due (0 when due on the digest's day).
+        public var overdueDays: Int
+
+        /// Creates an item.
+        public init(reminder: Reminder, overdueDays: Int) {
+            self.reminder = reminder
+            self.overdueDays = overdueDays
+        }
+    }
+
+    /// A queue entry in the digest.
+    public struct QueueItem: Sendable, Hashable {
+        /// The record.
+        public var entry: QueueEntry
+        /// Whole calendar days since it was due (0 when due on the digest's day).
+        public var overdueDays: Int
+
+        /// Creates an item.
+        public init(entry: QueueEntry, overdueDays: Int) {
+            self.entry = entry
+            self.overdueDays = overdueDays
+        }
+    }
+
+    /// The items of one queue, e.g. `rec`.
+    public struct QueueGroup: Sendable, Hashable {
+        /// The queue name.
+        public var name: String
+        /// Its due entries, most overdue first.
+        public var items: [QueueItem]
+
+        /// Creates a group.
+        public init(name: String, items: [QueueItem]) {
+            self.name = name
+            self.items = items
+        }
+    }
+
+    /// The entries of one digest section, e.g. `FYI`.
+    public struct Section: Sendable, Hashable {
+        /// The section name as written in the rule.
+        public var name: String
+        /// Its entries, oldest first.
+        public var entries: [DigestEntry]
+
+        /// Creates a section.
+        public init(name: String, entries: [DigestEntry]) {
+            self.name = name
+            self.entries = entries
+        }
+    }
+
+    /// The digest's day.
+    public var day: CivilDate
+    /// Due reminders, most overdue first.
+    public var reminders: [ReminderItem]
+    /// Due queue entries, one group per queue, by queue name.
+    public var queues: [QueueGroup]
+    /// Digest entries, one group per section, by section name.
+    public var sections: [Section]
+
+    /// Creates a plan.
+    public init(day: CivilDate, reminders: [ReminderItem] = [], queues: [QueueGroup] = [], sections: [Section] = []) {
+        self.day = day
+        self.reminders = reminders
+        self.queues = queues
+        self.sections = sections
+    }
+
+    /// Whether there is nothing to report.
+    public var isEmpty: Bool { itemCount == 0 }
+
+    /// All items: reminders, queue entries and digest entries.
+    public var itemCount: Int {
+        reminders.count + queues.reduce(0) { $0 + $1.items.count } + sections.reduce(0) { $0 + $1.entries.count }
+    }
+
+    /// The ids of the digest entries, to mark reported once the digest is sent.
+    public var digestEntryIDs: [String] {
+        sections.flatMap { $0.entries.map(\.id) }
+    }
+}

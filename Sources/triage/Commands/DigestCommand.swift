@@ -1,0 +1,136 @@
+import Foundation
+import TriageCore
+
+/// `triage digest`: preview, send or plan the daily digest.
+enum DigestCommand: Command {
+    static let name = "digest"
+    static let summary = "preview, send or plan the daily digest"
+    static let help = """
+    usage: triage digest [--config FILE] [--date YYYY-MM-DD] --preview [--text | --html]
+           triage digest [--config FILE] [--date YYYY-MM-DD] --send [--force] [--verbose]
+           triage digest [--config FILE] [--date YYYY-MM-DD] --plan N
+
+    The digest of a day holds the open reminders and queue entries due on or
+    before it (overdue ones with their age) and, once, the digest entries that
+    arrived since the last digest. 'triage run' sends it by itself once the
+    [digest] hour has passed; see docs/digest.md.
+
+      --preview          print the day's message (RFC 5322, as it would be sent)
+                         to standard output; sends and marks nothing
+        --text, --html   print only the decoded text or HTML part instead
+      --send             send the day's digest now and record it; a day is sent
+                         once: a second --send that day sends nothing
+        --force          send it again anyway (with a new Message-ID), even
+                         when there is nothing to report
+      --plan N           for the next N digests, print each day and its items
+                         from what the store holds now; empty days are left out
+      --date DAY         the digest of DAY (default: today; for --plan, the
+                         first day, default the next digest to be sent)
+      -v, --verbose      say what --send did
+      --config FILE      the configuration (default ~/.config/triage/triage.conf)
+
+    Exit status: 0 success (also when nothing was due); 75 the message could not
+    be delivered (the step that failed is named; nothing is recorded, the next
+    run retries); 78 configuration error.
+
+    """
+
+    static func run(_ args: [String], context: Context) throws -> ExitStatus {
+        let a = try Arguments(args, flags: ["--preview", "--send", "--force", "--text", "--html", "--verbose", "-v"],
+                              options: ["--config", "--date", "--plan"], command: name)
+        guard a.positional.isEmpty else {
+            throw SimpleError(.usage, "digest: unexpected argument '\(a.positional[0])'; see 'triage digest --help'")
+        }
+        let modes = ["--preview", "--send"].filter(a.has) + (a.value("--plan") != nil ? ["--plan"] : [])
+        guard modes.count == 1 else {
+            throw SimpleError(.usage, "digest: give one of --preview, --send or --plan N; see 'triage digest --help'")
+        }
+        if a.has("--force") && !a.has("--send") { throw SimpleError(.usage, "digest: --force goes with --send") }
+        if (a.has("--text") || a.has("--html")) && !a.has("--preview") {
+            throw SimpleError(.usage, "digest: --text and --html go with --preview")
+        }
+        if a.has("--text") && a.has("--html") { throw SimpleError(.usage, "digest: give --text or --html, not both") }
+        var date: CivilDate?
+        if let text = a.value("--date") {
+            guard let day = CivilDate(iso: text) else { throw SimpleError(.usage, "digest: --date wants YYYY-MM-DD, not '\(text)'") }
+            date = day
+        }
+
+        let setup = try RunSetup.load(configOption: a.value("--config"), context: context)
+        let today = Timestamp.day(of: context.now, in: setup.timeZone)
+
+        if let countText = a.value("--plan") {
+            guard let count = Int(countText), count > 0, count <= 366 else {
+                throw SimpleError(.usage, "digest: --plan wants a number of days from 1 to 366, not '\(countText)'")
+            }
+            return plan(setup: setup, count: count, from: date, context: context)
+        }
+
+        let service = try DigestService(setup: setup)
+        let day = date ?? today
+        if a.has("--preview") {
+            let draft = try service.dispatcher.draft(day: day, now: context.now)
+            DigestService.warn(draft.problems, context: context)
+            if a.has("--text") { context.out(draft.rendered.text) }
+            else if a.has("--html") { context.out(draft.rendered.html) }
+            else { context.out(draft.message.text) }
+            return .ok
+        }
+
+        let outcome: DigestOutcome
+        do {
+            outcome = try service.dispatcher.send(day: day, now: context.now, force: a.has("--force"), delivery: service.delivery)
+        } catch {
+            throw DigestService.failure(error, day: day)
+        }
+        DigestService.warn(outcome.problems, context: context)
+        let verbose = a.has("--verbose") || a.has("-v")
+        switch outcome {
+        case .sent(let draft):
+            if verbose { context.out("sent the digest of \(day.iso) to \(service.settings.to) via \(service.endpoint.displayName): \(draft.rendered.subject)\n") }
+        case .alreadySent:
+            context.err("triage: the digest of \(day.iso) was already sent; nothing sent (--force sends it again)\n")
+        case .nothingToReport:
+            context.err("triage: nothing to report for \(day.iso) and send_empty = no; nothing sent\n")
+        case .notDue:
+            break
+        }
+        return .ok
+    }
+
+    /// `--plan N`: each coming digest's day and items, one line per item.
+    static func plan(setup: RunSetup, count: Int, from start: CivilDate?, context: Context) -> ExitStatus {
+        let store = setup.store
+        let days: [CivilDate]
+        if let start {
+            days = (0..<count).map { start.adding(days: $0) }
+        } else {
+            let schedule = DigestSchedule(hour: setup.config.digest?.hour ?? 7, timeZone: setup.timeZone)
+            days = schedule.upcomingDays(at: context.now, sent: (try? store.digestSentDays()) ?? [], count: count)
+        }
+        let reminders = store.openReminders(), queue = store.openQueueEntries(), entries = store.unreportedDigestEntries()
+        DigestService.warn(reminders.problems + queue.problems + entries.problems, context: context)
+        let plans = DigestPlanner().plan(days: days, reminders: reminders.records, queueEntries: queue.records,
+                                         digestEntries: entries.records)
+        let ids = DigestShortIDs(store: store)
+        var out = ""
+        for plan in plans where !plan.isEmpty {
+            if !out.isEmpty { out += "\n" }
+            let view = DigestView(plan: plan, ids: ids, timeZone: setup.timeZone)
+            out += "\(plan.day.iso) \(DigestFormat.shortDay(plan.day)): \(DigestFormat.countParts(plan).joined(separator: ", "))\n"
+            for section in view.sections {
+                for item in section.items {
+                    let status = item.status.map { " (\($0))" } ?? ""
+                    let sender = item.sender.map { " — \($0)" } ?? ""
+                    out += "  \(pad(section.heading, 14)) \(pad(item.shortID, 6)) \(item.title)\(status)\(sender)\n"
+                }
+            }
+        }
+        context.out(out)
+        return .ok
+    }
+
+    private static func pad(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import TriageCore
+import TriageSMTP
+
+/// The digest as the commands use it: the dispatcher over the configured store,
+/// with the delivery built from `[digest]` (the password read only when a
+/// message is actually sent), and messages for standard error.
+struct DigestService {
+    let setup: RunSetup
+    let settings: DigestSection
+    let endpoint: DeliveryEndpoint
+
+    /// The service of a configuration with a `[digest]` section; throws a
+    /// configuration error (78) when there is none or its `smtp` is malformed.
+    init(setup: RunSetup) throws {
+        guard let settings = setup.config.digest else {
+            throw SimpleError(.config, "\(setup.config.path) has no [digest] section; add one with to, from and smtp (see Examples/triage.conf)")
+        }
+        self.setup = setup
+        self.settings = settings
+        do {
+            endpoint = try DeliveryEndpoint(parsing: settings.smtp)
+        } catch let error as TriageError {
+            throw SimpleError(.config, "\(setup.config.path): \(error.message)")
+        }
+    }
+
+    var dispatcher: DigestDispatcher {
+        DigestDispatcher(store: setup.store, settings: settings, timeZone: setup.timeZone)
+    }
+
+    /// The delivery for `[digest] smtp`, with the login when `user` is set.
+    func delivery() throws -> any MailDelivery {
+        var credentials: SMTPCredentials?
+        if let user = settings.user {
+            let password: String
+            if let command = settings.passwordCommand {
+                password = try SecretCommand.run(command, purpose: "password_command of [digest]")
+            } else if let stored = settings.password {
+                password = stored
+            } else {
+                throw SimpleError(.config, "[digest] in \(setup.config.path) has user = \(user) but no password_command or password")
+            }
+            credentials = SMTPCredentials(user: user, password: password)
+        }
+        return MailDeliveryFactory.make(endpoint, credentials: credentials, trust: TLSTrust(caFile: settings.caFile))
+    }
+
+    /// What a failed send says: the day, the step that failed, and the cause.
+    static func failure(_ error: Error, day: CivilDate?) -> TriageError {
+        let what = "digest" + (day.map { " of \($0.iso)" } ?? "")
+        switch error {
+        case let error as MailDeliveryError:
+            return SimpleError(error.exitStatus, "\(what) not sent (step: \(error.step.rawValue)): \(error.message)")
+        case let error as TriageError:
+            return SimpleError(error.exitStatus, "\(what): \(error.message)")
+        default:
+            return SimpleError(.software, "\(what): \(error)")
+        }
+    }
+
+    /// Prints unreadable store files as warnings.
+    static func warn(_ problems: [StoreProblem], context: Context) {
+        for problem in problems { context.err("triage: warning: \(problem)\n") }
+    }
+
+    /// The end of `triage run`: sends the digest due now, if any. Errors go to
+    /// standard error; the result is the exit status to merge into the run's.
+    static func sendDue(setup: RunSetup, context: Context) -> ExitStatus {
+        do {
+            let service = try DigestService(setup: setup)
+            let outcome = try service.dispatcher.sendDue(now: context.now, delivery: service.delivery)
+            warn(outcome.problems, context: context)
+            return .ok
+        } catch {
+            let failure = failure(error, day: nil)
+            context.err("triage: \(failure.message)\n")
+            return failure.exitStatus
+        }
+    }
+}

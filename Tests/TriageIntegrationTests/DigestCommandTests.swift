@@ -1,0 +1,204 @@
+import Foundation
+import TriageCore
+import XCTest
+
+/// `triage digest` and the digest at the end of `triage run`, through the built
+/// binary, with `file:DIR` delivery into a temporary folder.
+final class DigestCommandTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let binary = root.appendingPathComponent(".build/debug/triage").path
+    static let parseEmail = root.appendingPathComponent("Tests/Servers/parse_email.py").path
+    static let zone = TimeZone(identifier: "America/Chicago")!
+    /// A day far from the real clock, so explicit `--date` sends never meet `triage run`'s today.
+    static let day = CivilDate(year: 2030, month: 1, day: 15)
+    static let queueDue = CivilDate(year: 2020, month: 1, day: 1)
+    static let hostileSubject = "<script>alert(1)</script>\r\nBcc: evil@example.test"
+
+    var dir = ""
+    var store: Store!
+
+    override func setUpWithError() throws {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.binary), "build first: swift build")
+        dir = FileManager.default.temporaryDirectory.path + "/triage-digest-cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir + "/Rules", withIntermediateDirectories: true)
+        try writeConfig(smtp: "file:out")
+        store = Store(path: dir + "/store", timeZone: Self.zone)
+        store.synchronous = false
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    private func writeConfig(smtp: String, hour: Int = 0) throws {
+        let config = """
+        [triage]
+        me = me@example.test
+        rules = Rules
+        store = store
+        timezone = America/Chicago
+
+        [digest]
+        to = Me <me@example.test>
+        from = triage <triage@example.test>
+        hour = \(hour)
+        smtp = \(smtp)
+        send_empty = no
+
+        """
+        try Data(config.utf8).write(to: URL(fileURLWithPath: dir + "/triage.conf"))
+    }
+
+    private func seed() throws {
+        // Due and made long ago, so they are in today's digest (for `triage run`) and in 2030's.
+        let created = Timestamp(secondsSince1970: 1_577_858_400, utcOffsetSeconds: -21_600)  // 2020-01-01 00:00 -06:00
+        try store.put(QueueEntry(id: String(repeating: "3f2a", count: 8), queue: "rec", created: created,
+                                 due: Self.queueDue, rule: "receipts",
+                                 message: MessageSummary(from: Address(name: "Shop", address: "shop@example.test"),
+                                                         subject: Self.hostileSubject, date: "2029-12-31T10:00:00-06:00",
+                                                         snippet: "Thank you for your order.")))
+        try store.put(Reminder(id: String(repeating: "9b1c", count: 8), title: "Call the plumber",
+                               due: CivilDate(year: 2020, month: 1, day: 14),
+                               place: Place(latitude: 38.9717, longitude: -95.2353, radiusMeters: 4828.032), created: created))
+        try store.put(DigestEntry(id: String(repeating: "b6c8", count: 8), section: "FYI", created: created, rule: "news",
+                                  message: MessageSummary(from: Address(address: "news@example.test"), subject: "Weekly news",
+                                                          snippet: "This week.")))
+    }
+
+    @discardableResult
+    private func triage(_ args: String..., expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> (out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = args + ["--config", dir + "/triage.conf"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = dir + "/xdg"
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let result = (String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        XCTAssertEqual(process.terminationStatus, status, "triage \(args.joined(separator: " ")): \(result.1)", file: file, line: line)
+        return result
+    }
+
+    private func emlFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir + "/out")) ?? []).filter { $0.hasSuffix(".eml") }.sorted()
+    }
+
+    private func parse(_ path: String) throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [Self.parseEmail, path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    func testPreviewPrintsTheMessageAndChangesNothing() throws {
+        try seed()
+        let (out, err) = try triage("digest", "--preview", "--date", Self.day.iso)
+        XCTAssertEqual(err, "")
+        let head = out.components(separatedBy: "\r\n\r\n")[0]
+        XCTAssertTrue(head.contains("\r\nX-Triage-Digest: 2030-01-15"), head)
+        XCTAssertTrue(head.contains("Message-ID: <digest-2030-01-15."), head)
+        XCTAssertTrue(head.contains("MIME-Version: 1.0"))
+        XCTAssertTrue(out.contains("Content-Type: multipart/alternative"))
+        XCTAssertFalse(out.components(separatedBy: "\r\n").contains { $0.lowercased().hasPrefix("bcc:") })
+        XCTAssertFalse(store.isDigestSent(Self.day))
+        XCTAssertEqual(store.unreportedDigestEntries().records.count, 1)
+        XCTAssertEqual(emlFiles(), [])
+
+        let text = try triage("digest", "--preview", "--text", "--date", Self.day.iso).out
+        XCTAssertTrue(text.contains("• <script>alert(1)</script> Bcc: evil@example.test — overdue \(Self.queueDue.days(until: Self.day)) days\n"), text)
+        XCTAssertTrue(text.contains("within 3 mi of 38.9717,-95.2353, on arrival"), text)
+        XCTAssertTrue(text.contains("done: triage queue done 3f2a\n"), text)
+        XCTAssertTrue(text.contains("done: triage remind done 9b1c\n"), text)
+        let html = try triage("digest", "--preview", "--html", "--date", Self.day.iso).out
+        XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; Bcc: evil@example.test"))
+        XCTAssertFalse(html.contains("<script"))
+    }
+
+    func testSendWritesOneMessagePerDayAndForceSendsAgain() throws {
+        try seed()
+        let (out, _) = try triage("digest", "--send", "--date", Self.day.iso)
+        XCTAssertEqual(out, "", "silent on success")
+        XCTAssertEqual(emlFiles().count, 1)
+        let first = try parse(dir + "/out/" + emlFiles()[0])
+        XCTAssertEqual(first["subject"] as? String, "triage · Tue 15 Jan: 1 reminder, 1 to reconcile, 1 FYI")
+        XCTAssertEqual((first["headers"] as? [String])?.contains("Bcc"), false)
+        XCTAssertEqual((first["defects"] as? [String]) ?? ["?"], [])
+        XCTAssertEqual((first["html"] as? String)?.contains("&lt;script&gt;"), true)
+        XCTAssertTrue(store.isDigestSent(Self.day))
+        XCTAssertEqual(store.unreportedDigestEntries().records.count, 0)
+
+        let again = try triage("digest", "--send", "--date", Self.day.iso)
+        XCTAssertTrue(again.err.contains("already sent"), again.err)
+        XCTAssertEqual(emlFiles().count, 1)
+
+        try triage("digest", "--send", "--force", "--date", Self.day.iso)
+        XCTAssertEqual(emlFiles().count, 2)
+        let forced = try parse(dir + "/out/" + emlFiles().first { !$0.hasPrefix(emlFiles()[0]) && $0 != emlFiles()[0] }!)
+        // The day's digest entry is still in the resent digest of that day.
+        XCTAssertEqual(forced["subject"] as? String, "triage · Tue 15 Jan: 1 reminder, 1 to reconcile, 1 FYI")
+    }
+
+    func testRunSendsTheDueDigestOnce() throws {
+        try seed()
+        try triage("run")
+        XCTAssertEqual(emlFiles().count, 1)
+        guard emlFiles().count == 1 else { return }
+        let today = Timestamp.day(of: Date(), in: Self.zone)
+        let message = try String(contentsOfFile: dir + "/out/" + emlFiles()[0], encoding: .utf8)
+        XCTAssertTrue(message.contains("\r\nX-Triage-Digest: \(today.iso)\r\n") || message.contains("\r\nX-Triage-Digest: \(today.adding(days: -1).iso)\r\n"))
+        try triage("run")
+        XCTAssertEqual(emlFiles().count, 1, "a second run the same day sends nothing")
+        try triage("run", "--dry-run")
+        XCTAssertEqual(emlFiles().count, 1)
+    }
+
+    func testNothingToReportSendsNothing() throws {
+        let (_, err) = try triage("digest", "--send", "--date", Self.day.iso)
+        XCTAssertTrue(err.contains("nothing to report"), err)
+        XCTAssertEqual(emlFiles(), [])
+        XCTAssertFalse(store.isDigestSent(Self.day))
+    }
+
+    func testAFailedDeliveryExits75AndMarksNothing() throws {
+        try seed()
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: dir + "/blocked"))
+        try writeConfig(smtp: "file:blocked")
+        let (_, err) = try triage("digest", "--send", "--date", Self.day.iso, expect: 75)
+        XCTAssertTrue(err.contains("digest of 2030-01-15 not sent (step: write)"), err)
+        XCTAssertFalse(store.isDigestSent(Self.day))
+        XCTAssertEqual(store.unreportedDigestEntries().records.count, 1)
+        // triage run reports it the same way and exits 75.
+        let run = try triage("run", expect: 75)
+        XCTAssertTrue(run.err.contains("not sent (step: write)"), run.err)
+    }
+
+    func testPlanShowsEachDayWithItemsAndSkipsEmptyDays() throws {
+        let created = Timestamp(secondsSince1970: 1_893_456_000, utcOffsetSeconds: -21_600)  // 2029-12-31
+        try store.put(Reminder(id: String(repeating: "4e7d", count: 8), title: "Renew passport",
+                               due: CivilDate(year: 2030, month: 1, day: 17), created: created))
+        let out = try triage("digest", "--plan", "3", "--date", Self.day.iso).out
+        XCTAssertEqual(out, "2030-01-17 Thu 17 Jan: 1 reminder\n  Reminders      4e7d   Renew passport (due today)\n")
+        let longer = try triage("digest", "--plan", "4", "--date", Self.day.iso).out
+        XCTAssertTrue(longer.contains("2030-01-18 Fri 18 Jan: 1 reminder\n  Reminders      4e7d   Renew passport (overdue 1 day)\n"), longer)
+        try triage("digest", "--plan", "0", expect: 64)
+    }
+
+    func testUsageErrors() throws {
+        try triage("digest", expect: 64)
+        try triage("digest", "--preview", "--send", expect: 64)
+        try triage("digest", "--preview", "--date", "2030-13-01", expect: 64)
+        try triage("digest", "--preview", "--force", expect: 64)
+    }
+}
