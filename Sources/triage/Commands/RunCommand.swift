@@ -54,7 +54,7 @@ enum RunCommand: Command {
         }
         let verbose = a.has("--verbose") || a.has("-v")
 
-        let setup = try RunSetup.load(configOption: a.value("--config"), context: context)
+        let setup = try RunSetup.load(configOption: a.value("--config"), context: context, withRules: true)
         var accounts = setup.config.accounts
         if let only = a.value("--account") {
             accounts = accounts.filter { $0.name == only }

@@ -8,22 +8,26 @@ struct RunSetup {
     var config: Configuration
     var timeZone: TimeZone
     var store: Store
-    var rules: CompiledRules
+    /// The compiled rules; nil when loaded without them (`digest` needs none).
+    var rules: CompiledRules?
 
-    static func load(configOption: String?, context: Context) throws -> RunSetup {
+    static func load(configOption: String?, context: Context, withRules: Bool = false) throws -> RunSetup {
         let config = try ConfigLoader.load(path: context.configPath(configOption))
         let zone = config.triage.timezone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
         let store = Store(path: config.triage.store ?? context.defaultStorePath(), timeZone: zone)
-        let loaded = RulesFolder.load(config)
-        guard let rules = loaded.rules else {
-            throw RuleErrors(rendered: loaded.rendered)
+        var rules: CompiledRules?
+        if withRules {
+            let loaded = RulesFolder.load(config)
+            guard let compiled = loaded.rules else { throw RuleErrors(rendered: loaded.rendered) }
+            rules = compiled
         }
         return RunSetup(config: config, timeZone: zone, store: store, rules: rules)
     }
 
     /// The planned actions for a message, at `now`.
     func classify(_ message: Message, now: Date) -> [PlannedAction] {
-        RuleEvaluator.evaluate(message, rules: rules, now: now).planned
+        guard let rules else { return [] }
+        return RuleEvaluator.evaluate(message, rules: rules, now: now).planned
     }
 }
 
