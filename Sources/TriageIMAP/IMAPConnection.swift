@@ -293,6 +293,7 @@ public final class IMAPConnection: MailConnection {
     public func store(_ change: FlagChange, uids: [UInt32]) throws {
         guard !uids.isEmpty, !change.isEmpty else { return }
         let session = try liveSession()
+        try requireWritable("STORE")
         let sign: Int32 = change.operation == .add ? 1 : -1
         var keywords: [String] = []
         var gmailLabels: [String] = []
@@ -333,6 +334,7 @@ public final class IMAPConnection: MailConnection {
     public func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod {
         guard !uids.isEmpty else { return hasMove ? .move : .copyAndExpunge }
         let session = try liveSession()
+        try requireWritable("MOVE")
         let name = ModifiedUTF7.encode(folder)
         let set = IMAPSet.make(uids)
         defer { mailimap_set_free(set) }
@@ -378,6 +380,14 @@ public final class IMAPConnection: MailConnection {
             throw MailError(.connect, server: serverName, "the connection is closed")
         }
         return session
+    }
+
+    /// Dovecot answers `OK Store ignored with read-only mailbox`: refuse here instead,
+    /// so a caller that opened read-only (`--dry-run`) learns of its mistake.
+    private func requireWritable(_ command: String) throws {
+        guard !selectedReadOnly else {
+            throw MailError(.protocol, server: serverName, "\(command) refused: the mailbox is open read-only (EXAMINE)")
+        }
     }
 
     private func systemFlag(_ flag: String) throws -> UnsafeMutablePointer<mailimap_flag> {
