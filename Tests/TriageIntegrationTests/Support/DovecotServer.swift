@@ -142,35 +142,8 @@ final class DovecotServer: @unchecked Sendable {
         }
     }
 
-    /// Runs dovecot.sh with posix_spawn and waitpid. Foundation's `Process` is not
-    /// used: its wait never returned once Dovecot had daemonised from the child.
     private static func run(_ arguments: [String]) throws {
-        let errorFile = NSTemporaryDirectory() + "triage-dovecot-sh-\(getpid()).err"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // Dovecot keeps inherited descriptors open after daemonising: never give it a pipe.
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = (["/bin/bash", script] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/bash", &actions, nil, argv, environ)
-        guard spawned == 0 else {
-            throw NSError(domain: "DovecotServer", code: Int(spawned),
-                          userInfo: [NSLocalizedDescriptionKey: "cannot run bash: errno \(spawned)"])
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let errors = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(atPath: errorFile)
-        let exited = (status & 0x7F) == 0
-        let code = (status >> 8) & 0xFF
-        guard exited, code == 0 else {
-            throw NSError(domain: "DovecotServer", code: Int(code),
-                          userInfo: [NSLocalizedDescriptionKey: "dovecot.sh \(arguments.joined(separator: " ")) failed: \(errors)"])
-        }
+        try Spawn.run(["/bin/bash", script] + arguments)
     }
 
     /// Stops the shared server when the test bundle is done.
