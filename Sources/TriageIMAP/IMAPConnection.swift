@@ -46,6 +46,10 @@ public final class IMAPConnection: MailConnection {
     /// and TLS trouble, 77 when the server refuses the credential, 78 for settings
     /// that cannot work (plain IMAP to a remote host, unreadable `caFile`).
     public static func connect(_ settings: IMAPSettings) throws -> IMAPConnection {
+        // libetpan writes plain sockets with send(..., 0) and Linux has no SO_NOSIGPIPE:
+        // a server that drops the connection would kill the process with SIGPIPE
+        // instead of giving an error (exit 75). Ignoring it is right for a CLI.
+        signal(SIGPIPE, SIG_IGN)
         let connection = IMAPConnection(settings: settings)
         do {
             try connection.establish()

@@ -5,11 +5,13 @@
 
 Listens on a free port, writes it to DIR/port, logs each command line it gets
 to DIR/commands, serves one connection, then exits. MODE:
-  gmail      implicit TLS; advertises X-GM-EXT-1, answers FETCH with X-GM-LABELS
+  gmail      implicit TLS; advertises X-GM-EXT-1, answers FETCH with X-GM-LABELS;
+             accepts SASL XOAUTH2 (with Gmail's error dance for token "bad-token")
   inject     plain with STARTTLS; sends an extra line after "OK Begin TLS"
              (the CVE-2020-15953 attack: bytes before the handshake)
   silent     implicit TLS; greets, then never answers a command
 """
+import base64
 import os
 import socket
 import ssl
@@ -41,7 +43,7 @@ def send(text):
 header = (b"From: Alice <alice@example.test>\r\nTo: me@example.test\r\nSubject: Gmail\r\n"
           b"Message-ID: <g1@example.test>\r\n\r\n")
 body = b"Hello from Gmail.\r\n"
-caps = "IMAP4rev1 UIDPLUS MOVE ID X-GM-EXT-1"
+caps = "IMAP4rev1 UIDPLUS MOVE ID X-GM-EXT-1 AUTH=XOAUTH2"
 if mode == "inject":
     caps = "IMAP4rev1 STARTTLS LOGINDISABLED"
 send("* OK [CAPABILITY %s] fake ready\r\n" % caps)
@@ -62,6 +64,16 @@ while True:
     elif command.startswith("STARTTLS") and mode == "inject":
         send("%s OK Begin TLS negotiation now\r\n* OK [CAPABILITY IMAP4rev1 AUTH=PLAIN] injected\r\n" % tag)
         break
+    elif command.startswith("AUTHENTICATE XOAUTH2"):
+        decoded = base64.b64decode(words[3]).decode().replace("\x01", "^A")
+        log.write("decoded " + decoded + "\n")
+        if "bad-token" in decoded:
+            # Gmail: an error challenge, the client answers with an empty line, then NO.
+            send("+ eyJzdGF0dXMiOiI0MDEifQ==\r\n")
+            reader.readline()
+            send("%s NO [AUTHENTICATIONFAILED] Invalid credentials (Failure)\r\n" % tag)
+        else:
+            send("%s OK [CAPABILITY %s] authenticated\r\n" % (tag, caps))
     elif command.startswith("LOGIN"):
         send("%s OK [CAPABILITY %s] logged in\r\n" % (tag, caps))
     elif command.startswith("SELECT") or command.startswith("EXAMINE"):

@@ -47,6 +47,34 @@ final class IMAPScriptedServerTests: XCTestCase {
         XCTAssertFalse(commands.contains { $0.contains("no+20push") })
     }
 
+    func testXOAUTH2SendsTheTokenAndHidesItFromTheTrace() throws {
+        let server = try FakeIMAPServer(.gmail, dovecot: dovecot)
+        defer { server.stop() }
+        let trace = TraceRecorder()
+        var oauth = settings(server)
+        oauth.credential = MailCredential(user: "me@gmail.example", method: .oauth2(token: "tok-123"))
+        oauth.trace = trace.sink
+        let connection = try IMAPConnection.connect(oauth)
+        XCTAssertEqual(try connection.open("INBOX", readOnly: true).exists, 1)
+        connection.close()
+        XCTAssertTrue(server.commands.contains("decoded user=me@gmail.example^Aauth=Bearer tok-123^A^A"), "\(server.commands)")
+        XCTAssertTrue(trace.lines.contains { $0.hasPrefix("C: ") && $0.hasSuffix("AUTHENTICATE XOAUTH2 ***") }, trace.text)
+        XCTAssertFalse(trace.text.contains("tok-123"))
+        XCTAssertFalse(trace.text.contains(Data("user=me@gmail.example\u{1}auth=Bearer tok-123\u{1}\u{1}".utf8).base64EncodedString()))
+    }
+
+    func testRefusedXOAUTH2TokenExits77() throws {
+        let server = try FakeIMAPServer(.gmail, dovecot: dovecot)
+        defer { server.stop() }
+        var oauth = settings(server)
+        oauth.credential = MailCredential(user: "me@gmail.example", method: .oauth2(token: "bad-token"))
+        XCTAssertThrowsError(try IMAPConnection.connect(oauth)) { error in
+            XCTAssertEqual((error as? MailError)?.kind, .authentication, "\(error)")
+            XCTAssertEqual((error as? MailError)?.exitStatus, .noPermission)
+            XCTAssertFalse("\(error)".contains("bad-token"))
+        }
+    }
+
     func testBytesInjectedBeforeTheSTARTTLSHandshakeAreRefused() throws {
         let server = try FakeIMAPServer(.inject, dovecot: dovecot)
         defer { server.stop() }
