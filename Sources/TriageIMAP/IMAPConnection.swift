@@ -307,8 +307,14 @@ public final class IMAPConnection: MailConnection {
         guard isSuccess(result) else { throw commandFailure(result, "UID FETCH", started: started) }
         defer { mailimap_fetch_list_free(list) }
         let wanted = Set(uids)
-        // A server may add unsolicited FETCH answers (flag changes by others): keep what was asked.
-        return FetchResponseReader.messages(list, gmail: isGmail).filter { wanted.contains($0.uid) }
+        // A server may add unsolicited FETCH answers (a flag change by another client,
+        // with or without UID): keep one answer per UID asked for, the full one.
+        var byUID: [UInt32: FetchedMessage] = [:]
+        for message in FetchResponseReader.messages(list, gmail: isGmail) where wanted.contains(message.uid) {
+            if let seen = byUID[message.uid], !seen.header.isEmpty, message.header.isEmpty { continue }
+            byUID[message.uid] = message
+        }
+        return byUID.keys.sorted().compactMap { byUID[$0] }
     }
 
     public func store(_ change: FlagChange, uids: [UInt32]) throws {

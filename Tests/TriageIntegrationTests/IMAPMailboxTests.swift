@@ -136,6 +136,46 @@ final class IMAPMailboxTests: XCTestCase {
         XCTAssertEqual(ids.filter { $0.contains("<m1@") || $0.contains("<m3@") }.count, 2)
     }
 
+    func testOpeningAMissingMailboxNamesIt() throws {
+        let user = try server.makeUser("nombox")
+        let connection = try server.connect(user: user)
+        defer { connection.close() }
+        XCTAssertThrowsError(try connection.open("Receipts", readOnly: true)) { error in
+            XCTAssertEqual((error as? MailError)?.kind, .missingFolder)
+            XCTAssertTrue("\(error)".contains("Receipts"), "\(error)")
+        }
+        XCTAssertEqual(try connection.open("INBOX", readOnly: true).exists, 0, "the session survives")
+    }
+
+    func testNonASCIIMailboxNamesUseModifiedUTF7() throws {
+        let user = try server.makeUser("utf7")
+        try server.createMailbox(user: user, "Reçus")
+        try server.seed(user: user, TestMessages.plain(id: "u1"))
+        let connection = try server.connect(user: user)
+        defer { connection.close() }
+        _ = try connection.open("INBOX", readOnly: false)
+        try connection.move([1], to: "Reçus")
+        XCTAssertEqual(try connection.open("Reçus", readOnly: true).exists, 1)
+    }
+
+    func testSettingsFromAnAccountSection() throws {
+        var account = AccountSection(name: "personal", url: "imaps://localhost:\(server.imapsPort)")
+        account.user = try server.makeUser("account")
+        account.caFile = server.caFile
+        let settings = try IMAPSettings(account: account, secret: .password(DovecotServer.password))
+        let connection = try IMAPConnection.connect(settings)
+        defer { connection.close() }
+        XCTAssertEqual(connection.serverName, "localhost:\(server.imapsPort)")
+        XCTAssertEqual(try connection.open("INBOX", readOnly: true).exists, 0)
+
+        account.user = nil
+        XCTAssertThrowsError(try IMAPSettings(account: account, secret: .password("x"))) { error in
+            XCTAssertEqual((error as? MailError)?.exitStatus, .config)
+        }
+        account.url = "maildir:/tmp/x"
+        XCTAssertThrowsError(try IMAPSettings(account: account, secret: .password("x")))
+    }
+
     func testMoveToMissingFolderKeepsTheMessageInInbox() throws {
         let user = try server.makeUser("missing")
         try server.seed(user: user, TestMessages.plain(id: "stay"))

@@ -1,4 +1,5 @@
 import Foundation
+import TriageCore
 import XCTest
 
 /// One throw-away Dovecot for the whole test run (Tests/Servers/dovecot.sh),
@@ -82,10 +83,12 @@ final class DovecotServer: @unchecked Sendable {
         return name
     }
 
-    /// The Maildir folder of a mailbox (`INBOX`, or Maildir++ `.Name` with `/` as `.`).
+    /// The Maildir folder of a mailbox (`INBOX`, or Maildir++ `.Name` with `/` as
+    /// `.`; Dovecot keeps folder names on disk in modified UTF-7: `.Re&AOc-us`).
     func maildir(user: String, mailbox: String = "INBOX") -> String {
         let root = "\(directory)/home/\(user)/Maildir"
-        return mailbox == "INBOX" ? root : root + "/." + mailbox.replacingOccurrences(of: "/", with: ".")
+        guard mailbox != "INBOX" else { return root }
+        return root + "/." + ModifiedUTF7.encode(mailbox).replacingOccurrences(of: "/", with: ".")
     }
 
     /// Creates an (empty) mailbox folder.
