@@ -22,6 +22,8 @@ public final class IMAPConnection: MailConnection {
     /// The host name for SNI, alive as long as the session (the TLS callback reads it).
     private var sniHost: UnsafeMutablePointer<CChar>?
     private var selectedReadOnly = false
+    /// Set when the stream failed (timeout, reset): nothing more is sent.
+    private var streamBroken = false
 
     /// Whether the server moves atomically (RFC 6851).
     public var hasMove: Bool { capabilities.contains("MOVE") }
@@ -44,6 +46,10 @@ public final class IMAPConnection: MailConnection {
     /// and TLS trouble, 77 when the server refuses the credential, 78 for settings
     /// that cannot work (plain IMAP to a remote host, unreadable `caFile`).
     public static func connect(_ settings: IMAPSettings) throws -> IMAPConnection {
+        // libetpan writes plain sockets with send(..., 0) and Linux has no SO_NOSIGPIPE:
+        // a server that drops the connection would kill the process with SIGPIPE
+        // instead of giving an error (exit 75). Ignoring it is right for a CLI.
+        signal(SIGPIPE, SIG_IGN)
         let connection = IMAPConnection(settings: settings)
         do {
             try connection.establish()
@@ -97,7 +103,7 @@ public final class IMAPConnection: MailConnection {
             try refreshCapabilities()
             if settings.tlsOff {
                 tracer?.note("tls = off: plain connection to loopback host \(url.host)")
-                mailimap_set_timeout(session, time_t(settings.commandTimeout))
+                setTimeout(settings.commandTimeout)
                 return
             }
             guard capabilities.contains("STARTTLS") else {
@@ -108,7 +114,17 @@ public final class IMAPConnection: MailConnection {
         }
         isEncrypted = true
         try verifyCertificate()
-        mailimap_set_timeout(session, time_t(settings.commandTimeout))
+        setTimeout(settings.commandTimeout)
+    }
+
+    /// libetpan gives a stream the session's timeout when it makes it; later
+    /// changes must go to the stream itself (it is a per-read inactivity limit).
+    private func setTimeout(_ seconds: Int) {
+        guard let session else { return }
+        mailimap_set_timeout(session, time_t(seconds))
+        if let stream = session.pointee.imap_stream {
+            mailstream_low_set_timeout(mailstream_get_low(stream), time_t(seconds))
+        }
     }
 
     /// STARTTLS done by hand to refuse bytes the server sent before the handshake
@@ -120,17 +136,16 @@ public final class IMAPConnection: MailConnection {
         }
         let started = ContinuousClock.now
         let result = mailimap_starttls(session)
+        // Debian's libetpan 1.9.4-3 already fails STARTTLS when bytes follow the
+        // answer; builds without that patch do not, so check the buffer either way.
+        guard stream.pointee.read_buffer_len == 0 else {
+            throw injectionError(stream.pointee.read_buffer_len)
+        }
         guard isSuccess(result) else {
             if result == Int32(MAILIMAP_ERROR_STARTTLS) {
                 throw MailError(.tls, server: serverName, "the server refused STARTTLS (\(responseText())); use imaps://")
             }
             throw commandFailure(result, "STARTTLS", started: started)
-        }
-        guard stream.pointee.read_buffer_len == 0 else {
-            throw MailError(.tls, server: serverName,
-                            "the server sent \(stream.pointee.read_buffer_len) bytes after its STARTTLS answer and before "
-                            + "the TLS handshake; refusing them (CVE-2020-15953). Something between you and the server "
-                            + "may be tampering with the connection")
         }
         let low = mailstream_get_low(stream)
         let fd = mailstream_low_get_fd(low)
@@ -142,6 +157,12 @@ public final class IMAPConnection: MailConnection {
         mailstream_low_free(low)
         mailstream_set_low(stream, secured)
         tracer?.note("STARTTLS handshake done")
+    }
+
+    private func injectionError(_ count: Int) -> MailError {
+        MailError(.tls, server: serverName,
+                  "the server sent \(count) bytes after its STARTTLS answer, before the TLS handshake; refusing "
+                  + "them (CVE-2020-15953). Something between you and the server may be tampering with the connection")
     }
 
     private func verifyCertificate() throws {
@@ -286,13 +307,20 @@ public final class IMAPConnection: MailConnection {
         guard isSuccess(result) else { throw commandFailure(result, "UID FETCH", started: started) }
         defer { mailimap_fetch_list_free(list) }
         let wanted = Set(uids)
-        // A server may add unsolicited FETCH answers (flag changes by others): keep what was asked.
-        return FetchResponseReader.messages(list, gmail: isGmail).filter { wanted.contains($0.uid) }
+        // A server may add unsolicited FETCH answers (a flag change by another client,
+        // with or without UID): keep one answer per UID asked for, the full one.
+        var byUID: [UInt32: FetchedMessage] = [:]
+        for message in FetchResponseReader.messages(list, gmail: isGmail) where wanted.contains(message.uid) {
+            if let seen = byUID[message.uid], !seen.header.isEmpty, message.header.isEmpty { continue }
+            byUID[message.uid] = message
+        }
+        return byUID.keys.sorted().compactMap { byUID[$0] }
     }
 
     public func store(_ change: FlagChange, uids: [UInt32]) throws {
         guard !uids.isEmpty, !change.isEmpty else { return }
         let session = try liveSession()
+        try requireWritable("STORE")
         let sign: Int32 = change.operation == .add ? 1 : -1
         var keywords: [String] = []
         var gmailLabels: [String] = []
@@ -333,6 +361,7 @@ public final class IMAPConnection: MailConnection {
     public func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod {
         guard !uids.isEmpty else { return hasMove ? .move : .copyAndExpunge }
         let session = try liveSession()
+        try requireWritable("MOVE")
         let name = ModifiedUTF7.encode(folder)
         let set = IMAPSet.make(uids)
         defer { mailimap_set_free(set) }
@@ -362,8 +391,10 @@ public final class IMAPConnection: MailConnection {
     public func close() {
         guard let session else { return }
         self.session = nil
-        if Int(session.pointee.imap_state) != MAILIMAP_STATE_DISCONNECTED, session.pointee.imap_stream != nil {
-            mailimap_set_timeout(session, 5)
+        // After a lost connection or a timeout, LOGOUT would only wait again.
+        if !streamBroken, Int(session.pointee.imap_state) != MAILIMAP_STATE_DISCONNECTED,
+           let stream = session.pointee.imap_stream {
+            mailstream_low_set_timeout(mailstream_get_low(stream), time_t(min(5, settings.commandTimeout)))
             _ = mailimap_logout(session)
         }
         if tracer != nil, let stream = session.pointee.imap_stream { IMAPTracer.detach(from: stream) }
@@ -378,6 +409,14 @@ public final class IMAPConnection: MailConnection {
             throw MailError(.connect, server: serverName, "the connection is closed")
         }
         return session
+    }
+
+    /// Dovecot answers `OK Store ignored with read-only mailbox`: refuse here instead,
+    /// so a caller that opened read-only (`--dry-run`) learns of its mistake.
+    private func requireWritable(_ command: String) throws {
+        guard !selectedReadOnly else {
+            throw MailError(.protocol, server: serverName, "\(command) refused: the mailbox is open read-only (EXAMINE)")
+        }
     }
 
     private func systemFlag(_ flag: String) throws -> UnsafeMutablePointer<mailimap_flag> {
@@ -433,6 +472,7 @@ public final class IMAPConnection: MailConnection {
     }
 
     private func connectFailure(_ result: Int32, started: ContinuousClock.Instant) -> MailError {
+        streamBroken = true
         let url = settings.url
         switch Int(result) {
         case MAILIMAP_ERROR_CONNECTION_REFUSED:
@@ -459,6 +499,7 @@ public final class IMAPConnection: MailConnection {
     /// Maps a libetpan result to an error: timeouts and lost connections are 75
     /// like every protocol refusal; the caller refines `NO` answers it understands.
     private func commandFailure(_ result: Int32, _ command: String, started: ContinuousClock.Instant) -> MailError {
+        if result == Int32(MAILIMAP_ERROR_STREAM) || result == Int32(MAILIMAP_ERROR_SSL) { streamBroken = true }
         switch Int(result) {
         case MAILIMAP_ERROR_STREAM:
             if timedOut(since: started, limit: settings.commandTimeout) {

@@ -29,4 +29,19 @@ public struct IMAPSettings: Sendable {
         self.tlsOff = tlsOff
         self.trace = trace
     }
+
+    /// Settings for an `[account NAME]` section with an `imaps://` or `imap://` URL,
+    /// given the secret the caller obtained (`password_command`, `oauth2_token_command`).
+    /// Throws a `.configuration` `MailError` (exit 78) for a URL that is not IMAP or
+    /// a missing `user`.
+    public init(account: AccountSection, secret: MailCredential.Method,
+                trace: (@Sendable (String) -> Void)? = nil) throws {
+        let url = try MailServerURL.parse(account.url)
+        guard let user = account.user, !user.isEmpty else {
+            throw MailError(.configuration, server: url.serverName,
+                            "account \(account.name) has no `user =`; add the login name")
+        }
+        self.init(url: url, credential: MailCredential(user: user, method: secret),
+                  caFile: account.caFile, tlsOff: account.tlsOff, trace: trace)
+    }
 }

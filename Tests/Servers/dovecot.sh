@@ -4,7 +4,8 @@
 #   dovecot.sh start DIR   make DIR (a fresh test CA and certificates, config,
 #                          users, mail homes), start Dovecot, write DIR/ports
 #   dovecot.sh stop DIR    stop the Dovecot started in DIR
-#   dovecot.sh adduser DIR NAME [PASSWORD]   add a login (Dovecot rereads the file)
+#   dovecot.sh adduser DIR NAME [PASSWORD]   add a login; usable about a second
+#                          later (Dovecot looks at passwd-file at most once a second)
 #
 # Listeners (ports in DIR/ports as `imaps=N` and `imap=N`, one pair for all IPs):
 #   127.0.0.1  certificate for localhost / 127.0.0.1 from the test CA (DIR/ssl/ca.pem)
@@ -12,8 +13,10 @@
 #   127.0.0.3  certificate for localhost / 127.0.0.3 from an unknown CA
 #   127.0.0.4  like 127.0.0.1, but CAPABILITY after login lacks MOVE (COPY/EXPUNGE fallback)
 # Every 127.x address is loopback on Linux; nothing listens beyond loopback.
-# Users: me@example.test / test-password (passwd-file DIR/users), mail in
-# DIR/home/USER/Maildir owned by uid/gid 65534 (Dovecot refuses mail owned by root).
+# Users: me@example.test and a pool user1..user200@example.test for tests that
+# each want their own mailboxes, all with password test-password (passwd-file
+# DIR/users); mail in DIR/home/USER/Maildir owned by uid/gid 65534 (Dovecot refuses
+# mail owned by root). Pool homes are made on first use (by Dovecot or the tests).
 set -euo pipefail
 
 usage() { echo "usage: $0 start|stop DIR | adduser DIR NAME [PASSWORD]" >&2; exit 64; }
@@ -28,7 +31,13 @@ add_user() { # NAME PASSWORD
   mkdir -p "$home/Maildir/cur" "$home/Maildir/new" "$home/Maildir/tmp"
   chown -R "$mail_uid:$mail_gid" "$home"
   chmod -R go-rwx "$home"
+  local old now
+  old=$(stat -c %Y "$dir/users" 2>/dev/null || echo 0)
   printf '%s:{PLAIN}%s:%s:%s::%s::\n' "$1" "$2" "$mail_uid" "$mail_gid" "$home" >>"$dir/users"
+  # Dovecot rereads passwd-file only when its mtime (in whole seconds) changes:
+  # make every addition move it forward, even twice in one second.
+  now=$(date +%s)
+  touch -d "@$(( now > old ? now : old + 1 ))" "$dir/users"
 }
 
 make_certs() {
@@ -108,6 +117,14 @@ service imap-login {
     ssl = yes
   }
 }
+# No auth penalty: after a failed login anvil delays the next logins from the
+# same IP by 2-15 s (login_trusted_networks does not stop it); without access
+# to this socket the auth process disables the penalty.
+service anvil {
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
+}
 service stats {
   unix_listener stats-writer {
     mode = 0666
@@ -136,7 +153,16 @@ start() {
   mkdir -p "$dir/run" "$dir/state" "$dir/home"
   dir=$(cd "$dir" && pwd)
   [ -f "$dir/ssl/ca.pem" ] || make_certs
-  [ -f "$dir/users" ] || { : >"$dir/users"; add_user me@example.test test-password; }
+  if [ ! -f "$dir/users" ]; then
+    : >"$dir/users"
+    add_user me@example.test test-password
+    local n
+    for n in $(seq 1 200); do
+      printf 'user%s@example.test:{PLAIN}test-password:%s:%s::%s::\n' \
+        "$n" "$mail_uid" "$mail_gid" "$dir/home/user$n@example.test" >>"$dir/users"
+    done
+    chown "$mail_uid:$mail_gid" "$dir/home"
+  fi
   local attempt imap imaps
   for attempt in 1 2 3 4 5; do
     imap=$(pick_port); imaps=$(pick_port)
