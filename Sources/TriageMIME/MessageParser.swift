@@ -50,7 +50,7 @@ public enum MessageParser {
                                    into message: inout Message) -> Int {
         var index = start
         var fields: UnsafeMutablePointer<mailimf_fields>?
-        let status = mailimf_envelope_and_optional_fields_parse(chars, count, &index, &fields)
+        let status = mailimf_optional_fields_parse(chars, count, &index, &fields)
         guard status == Int32(MAILIMF_NO_ERROR), let fields else { return start }
         defer { mailimf_fields_free(fields) }
         HeaderReader.read(fields, into: &message)
