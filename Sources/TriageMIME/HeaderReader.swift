@@ -1,5 +1,8 @@
 import CEtPan
 import TriageCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Copies header fields into a `Message`.
 ///
@@ -10,26 +13,29 @@ import TriageCore
 /// `email`), except `Delivered-To`, which collects every occurrence. A value
 /// the grammar refuses is recovered as well as possible rather than dropped.
 struct HeaderReader {
-    private var seen: Set<String> = []
+    /// One bit per entry of `names`: whether that header was already read.
+    private var seen: UInt32 = 0
 
     /// Reads `fields` into `message`.
     static func read(_ fields: UnsafeMutablePointer<mailimf_fields>, into message: inout Message) {
         var reader = HeaderReader()
         for field in CList.items(fields.pointee.fld_list, as: mailimf_field.self)
         where field.pointee.fld_type == Int32(MAILIMF_FIELD_OPTIONAL_FIELD) {
-            guard let optional = field.pointee.fld_data.fld_optional_field else { continue }
-            reader.read(name: CString.bytes(optional.pointee.fld_name),
-                        value: CString.bytes(optional.pointee.fld_value), into: &message)
+            guard let optional = field.pointee.fld_data.fld_optional_field,
+                  let name = knownName(optional.pointee.fld_name) else { continue }
+            // Only the values of headers triage reads are copied (not Received, DKIM, ...).
+            reader.read(name: name, value: CString.bytes(optional.pointee.fld_value), into: &message)
         }
     }
 
     private mutating func first(_ name: String) -> Bool {
-        seen.insert(name).inserted
+        guard let index = Self.names.firstIndex(of: name) else { return true }
+        let bit: UInt32 = 1 << UInt32(index)
+        defer { seen |= bit }
+        return seen & bit == 0
     }
 
-    private mutating func read(name rawName: [UInt8], value: [UInt8], into message: inout Message) {
-        // Header names are ASCII; compare case-insensitively without building a String for every field.
-        guard let name = Self.knownName(rawName) else { return }
+    private mutating func read(name: String, value: [UInt8], into message: inout Message) {
         switch name {
         case "delivered-to":
             let text = Self.unbracketed(CharsetDecoder.decodeUnlabelled(value))
@@ -71,17 +77,22 @@ struct HeaderReader {
                                 "in-reply-to", "references", "list-id", "delivered-to"]
     private static let nameBytes = names.map { Array($0.utf8) }
 
-    /// The lower-cased name if it is one triage reads, else nil.
-    private static func knownName(_ raw: [UInt8]) -> String? {
-        for (index, candidate) in nameBytes.enumerated() where candidate.count == raw.count {
-            var equal = true
-            for i in 0..<raw.count where raw[i] | 0x20 != candidate[i] | 0x20 {
-                equal = false
-                break
+    /// The lower-cased name if it is one triage reads, else nil. Header names are
+    /// ASCII: compared case-insensitively in place, without building a String.
+    private static func knownName(_ raw: UnsafeMutablePointer<CChar>?) -> String? {
+        guard let raw else { return nil }
+        let length = strlen(raw)
+        return raw.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            for (index, candidate) in nameBytes.enumerated() where candidate.count == length {
+                var equal = true
+                for i in 0..<length where bytes[i] | 0x20 != candidate[i] {
+                    equal = false
+                    break
+                }
+                if equal { return names[index] }
             }
-            if equal { return names[index] }
+            return nil
         }
-        return nil
     }
 
     /// The Date header through `mailimf_date_time_parse`; nil when unreadable.

@@ -38,7 +38,7 @@ public enum MessageParser {
         let headerEnd = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
             readHeader(chars, count: buffer.count, from: start, into: &message)
         }
-        message.headerHash = SHA256.hex(bytes: SHA256.hash(buffer[start..<headerEnd]))
+        message.headerHash = SHA256.hex(bytes: SHA256.hash(buffer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[start..<headerEnd]))))
         if body {
             readBody(UnsafeBufferPointer(rebasing: buffer[start...]), into: &message)
         }
