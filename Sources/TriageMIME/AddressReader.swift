@@ -39,10 +39,14 @@ enum AddressReader {
         return Address(name: name, address: spec)
     }
 
-    /// Best effort for a header libetpan could not parse as a whole: each
-    /// comma-separated piece is parsed on its own, and a piece that still fails
-    /// yields the text inside `<...>`, or a bare word containing `@`.
-    static func recover(_ raw: [UInt8]) -> [Address] {
+    /// The addresses of a raw address header value (From, To, Cc, Bcc, Reply-To).
+    ///
+    /// Comments are removed first, then libetpan's address-list grammar runs. When
+    /// it refuses the whole value, each comma-separated piece is parsed on its own,
+    /// and a piece that still fails yields the text inside `<...>`, or a bare word
+    /// containing `@`.
+    static func parse(_ raw: [UInt8]) -> [Address] {
+        let raw = HeaderComments.strip(raw)
         if let parsed = parseList(raw) { return parsed }
         var result: [Address] = []
         for piece in split(raw) {

@@ -1,71 +1,41 @@
 import CEtPan
 import TriageCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Copies the header fields libetpan parsed (`mailimf_fields`) into a `Message`.
+/// Copies header fields into a `Message`.
 ///
-/// When a header occurs more than once, the first one wins (as in Python's
-/// `email`). A header libetpan could not parse with its typed grammar arrives as
-/// an optional field under its own name; the address, id and date headers are
-/// then recovered from the raw value as well as possible.
+/// The header block is read by libetpan as raw name/value fields
+/// (`mailimf_optional_fields_parse`); each field triage needs is then parsed
+/// with libetpan's grammar for it (address lists, date-time, msg-id lists).
+/// When a header occurs more than once the first one wins (as in Python's
+/// `email`), except `Delivered-To`, which collects every occurrence. A value
+/// the grammar refuses is recovered as well as possible rather than dropped.
 struct HeaderReader {
-    private var seen: Set<String> = []
+    /// One bit per entry of `names`: whether that header was already read.
+    private var seen: UInt32 = 0
 
     /// Reads `fields` into `message`.
     static func read(_ fields: UnsafeMutablePointer<mailimf_fields>, into message: inout Message) {
         var reader = HeaderReader()
-        for field in CList.items(fields.pointee.fld_list, as: mailimf_field.self) {
-            reader.read(field, into: &message)
+        for field in CList.items(fields.pointee.fld_list, as: mailimf_field.self)
+        where field.pointee.fld_type == Int32(MAILIMF_FIELD_OPTIONAL_FIELD) {
+            guard let optional = field.pointee.fld_data.fld_optional_field,
+                  let name = knownName(optional.pointee.fld_name) else { continue }
+            // Only the values of headers triage reads are copied (not Received, DKIM, ...).
+            reader.read(name: name, value: CString.bytes(optional.pointee.fld_value), into: &message)
         }
     }
 
     private mutating func first(_ name: String) -> Bool {
-        seen.insert(name).inserted
+        guard let index = Self.names.firstIndex(of: name) else { return true }
+        let bit: UInt32 = 1 << UInt32(index)
+        defer { seen |= bit }
+        return seen & bit == 0
     }
 
-    private mutating func read(_ field: UnsafeMutablePointer<mailimf_field>, into message: inout Message) {
-        let data = field.pointee.fld_data
-        switch Int(field.pointee.fld_type) {
-        case Int(MAILIMF_FIELD_FROM):
-            if first("from") { message.from = AddressReader.mailboxes(data.fld_from?.pointee.frm_mb_list) }
-        case Int(MAILIMF_FIELD_TO):
-            if first("to") { message.to = AddressReader.addresses(data.fld_to?.pointee.to_addr_list) }
-        case Int(MAILIMF_FIELD_CC):
-            if first("cc") { message.cc = AddressReader.addresses(data.fld_cc?.pointee.cc_addr_list) }
-        case Int(MAILIMF_FIELD_BCC):
-            if first("bcc") { message.bcc = AddressReader.addresses(data.fld_bcc?.pointee.bcc_addr_list) }
-        case Int(MAILIMF_FIELD_REPLY_TO):
-            if first("reply-to") { message.replyTo = AddressReader.addresses(data.fld_reply_to?.pointee.rt_addr_list) }
-        case Int(MAILIMF_FIELD_SUBJECT):
-            if first("subject") { message.subject = HeaderText.decode(CString.bytes(data.fld_subject?.pointee.sbj_value)) }
-        case Int(MAILIMF_FIELD_ORIG_DATE):
-            if first("date"), let dateTime = data.fld_orig_date?.pointee.dt_date_time {
-                message.date = Self.date(dateTime.pointee)
-            }
-        case Int(MAILIMF_FIELD_MESSAGE_ID):
-            if first("message-id"), let value = data.fld_message_id?.pointee.mid_value {
-                message.messageID = Self.nonEmpty(CString.text(value))
-            }
-        case Int(MAILIMF_FIELD_IN_REPLY_TO):
-            if first("in-reply-to") {
-                let ids = CList.strings(data.fld_in_reply_to?.pointee.mid_list)
-                message.inReplyTo = ids.first.map(CharsetDecoder.decodeUnlabelled)
-            }
-        case Int(MAILIMF_FIELD_REFERENCES):
-            if first("references") {
-                message.references = CList.strings(data.fld_references?.pointee.mid_list).map(CharsetDecoder.decodeUnlabelled)
-            }
-        case Int(MAILIMF_FIELD_OPTIONAL_FIELD):
-            if let optional = data.fld_optional_field {
-                readOptional(name: CString.bytes(optional.pointee.fld_name),
-                             value: CString.bytes(optional.pointee.fld_value), into: &message)
-            }
-        default:
-            break
-        }
-    }
-
-    private mutating func readOptional(name rawName: [UInt8], value: [UInt8], into message: inout Message) {
-        let name = String(decoding: rawName, as: UTF8.self).lowercased()
+    private mutating func read(name: String, value: [UInt8], into message: inout Message) {
         switch name {
         case "delivered-to":
             let text = Self.unbracketed(CharsetDecoder.decodeUnlabelled(value))
@@ -78,30 +48,69 @@ struct HeaderReader {
             } else {
                 message.listID = Self.nonEmpty(text)
             }
-        // The typed grammar failed for these; recover from the raw value.
         case "from":
-            if first(name) { message.from = AddressReader.recover(value) }
+            if first(name) { message.from = AddressReader.parse(value) }
         case "to":
-            if first(name) { message.to = AddressReader.recover(value) }
+            if first(name) { message.to = AddressReader.parse(value) }
         case "cc":
-            if first(name) { message.cc = AddressReader.recover(value) }
+            if first(name) { message.cc = AddressReader.parse(value) }
         case "bcc":
-            if first(name) { message.bcc = AddressReader.recover(value) }
+            if first(name) { message.bcc = AddressReader.parse(value) }
         case "reply-to":
-            if first(name) { message.replyTo = AddressReader.recover(value) }
+            if first(name) { message.replyTo = AddressReader.parse(value) }
         case "subject":
             if first(name) { message.subject = HeaderText.decode(value) }
         case "date":
-            _ = first(name)   // unreadable date: stays nil, but later Date headers do not count
+            if first(name) { message.date = Self.date(value) }
         case "message-id":
-            if first(name) { message.messageID = Self.nonEmpty(Self.firstID(value)) }
+            if first(name) { message.messageID = Self.nonEmpty(Self.ids(value).first) }
         case "in-reply-to":
-            if first(name) { message.inReplyTo = Self.nonEmpty(Self.firstID(value)) }
+            if first(name) { message.inReplyTo = Self.nonEmpty(Self.ids(value).first) }
         case "references":
             if first(name) { message.references = Self.ids(value) }
         default:
             break
         }
+    }
+
+    private static let names = ["from", "to", "cc", "bcc", "reply-to", "subject", "date", "message-id",
+                                "in-reply-to", "references", "list-id", "delivered-to"]
+    private static let nameBytes = names.map { Array($0.utf8) }
+
+    /// The lower-cased name if it is one triage reads, else nil. Header names are
+    /// ASCII: compared case-insensitively in place, without building a String.
+    private static func knownName(_ raw: UnsafeMutablePointer<CChar>?) -> String? {
+        guard let raw else { return nil }
+        let length = strlen(raw)
+        return raw.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            for (index, candidate) in nameBytes.enumerated() where candidate.count == length {
+                var equal = true
+                for i in 0..<length where bytes[i] | 0x20 != candidate[i] {
+                    equal = false
+                    break
+                }
+                if equal { return names[index] }
+            }
+            return nil
+        }
+    }
+
+    /// The Date header through `mailimf_date_time_parse`; nil when unreadable.
+    private static func date(_ raw: [UInt8]) -> MessageDate? {
+        for candidate in [raw, HeaderComments.strip(raw)] {
+            var index = 0
+            var dateTime: UnsafeMutablePointer<mailimf_date_time>?
+            let status = candidate.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    mailimf_date_time_parse(chars.baseAddress, chars.count, &index, &dateTime)
+                }
+            }
+            if status == Int32(MAILIMF_NO_ERROR), let dateTime {
+                defer { mailimf_date_time_free(dateTime) }
+                return date(dateTime.pointee)
+            }
+        }
+        return nil
     }
 
     /// Converts libetpan's broken-down date; nil for impossible values.
@@ -120,8 +129,22 @@ struct HeaderReader {
                            utcOffsetSeconds: offset)
     }
 
-    /// The ids inside `<...>` in a raw value, or the whitespace-separated words when there are none.
+    /// Message ids without brackets: libetpan's `msg-id` list grammar, else the
+    /// text inside each `<...>`, else the whitespace-separated words.
     private static func ids(_ raw: [UInt8]) -> [String] {
+        var index = 0
+        var list: UnsafeMutablePointer<clist>?
+        let status = raw.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                mailimf_msg_id_list_parse(chars.baseAddress, chars.count, &index, &list)
+            }
+        }
+        if status == Int32(MAILIMF_NO_ERROR), let list {
+            let ids = CList.strings(list).map(CharsetDecoder.decodeUnlabelled)
+            CList.items(list, as: CChar.self).forEach { mailimf_msg_id_free($0) }
+            clist_free(list)
+            if !ids.isEmpty { return ids }
+        }
         let text = CharsetDecoder.decodeUnlabelled(raw)
         var result: [String] = []
         var rest = Substring(text)
@@ -134,10 +157,6 @@ struct HeaderReader {
             result = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
         }
         return result
-    }
-
-    private static func firstID(_ raw: [UInt8]) -> String {
-        ids(raw).first ?? ""
     }
 
     private static func unbracketed(_ text: String) -> String {

@@ -11,12 +11,19 @@ enum HeaderText {
     /// Line breaks from folding are removed and the whitespace after them kept, as
     /// RFC 5322 unfolding (and Python's `email`) does.
     static func decode(_ raw: [UInt8]) -> String {
-        let unfolded = raw.filter { $0 != 0x0D && $0 != 0x0A }
-        guard containsEncodedWordMarker(unfolded) else {
-            return CharsetDecoder.decodeUnlabelled(unfolded).trimmingASCIIWhitespace()
-        }
-        if let decoded = decodeEncodedWords(unfolded) { return decoded.trimmingASCIIWhitespace() }
-        return CharsetDecoder.decodeUnlabelled(unfolded).trimmingASCIIWhitespace()
+        var bytes = raw.contains(where: { $0 == 0x0D || $0 == 0x0A }) ? raw.filter { $0 != 0x0D && $0 != 0x0A } : raw
+        bytes = trimmed(bytes)
+        guard containsEncodedWordMarker(bytes) else { return CharsetDecoder.decodeUnlabelled(bytes) }
+        let decoded = decodeEncodedWords(bytes) ?? CharsetDecoder.decodeUnlabelled(bytes)
+        return decoded.trimmingASCIIWhitespace()
+    }
+
+    /// `bytes` without leading and trailing spaces and tabs.
+    private static func trimmed(_ bytes: [UInt8]) -> [UInt8] {
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return [] }
+        let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })!
+        if first == 0, last == bytes.count - 1 { return bytes }
+        return Array(bytes[first...last])
     }
 
     /// Whether `=?` occurs, i.e. there may be an encoded word to decode.

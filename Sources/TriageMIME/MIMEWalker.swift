@@ -20,7 +20,9 @@ struct MIMEWalker {
         switch Int(mime.pointee.mm_type) {
         case Int(MAILMIME_SINGLE):
             guard !part.isDispositionAttachment else { return }
-            if part.contentType == "text/plain", plainText == nil {
+            // A multipart without a usable boundary is one opaque part: show its text.
+            let isPlain = part.contentType == "text/plain" || part.contentType.hasPrefix("multipart/")
+            if isPlain, plainText == nil {
                 plainText = Self.text(of: mime, charset: part.charset, limit: ParserLimits.plainTextBytes)
             } else if part.contentType == "text/html", htmlText == nil, plainText == nil {
                 htmlText = Self.text(of: mime, charset: part.charset, limit: ParserLimits.htmlTextBytes)

@@ -38,7 +38,7 @@ public enum MessageParser {
         let headerEnd = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
             readHeader(chars, count: buffer.count, from: start, into: &message)
         }
-        message.headerHash = SHA256.hex(bytes: SHA256.hash(buffer[start..<headerEnd]))
+        message.headerHash = SHA256.hex(bytes: SHA256.hash(buffer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[start..<headerEnd]))))
         if body {
             readBody(UnsafeBufferPointer(rebasing: buffer[start...]), into: &message)
         }
@@ -50,7 +50,7 @@ public enum MessageParser {
                                    into message: inout Message) -> Int {
         var index = start
         var fields: UnsafeMutablePointer<mailimf_fields>?
-        let status = mailimf_envelope_and_optional_fields_parse(chars, count, &index, &fields)
+        let status = mailimf_optional_fields_parse(chars, count, &index, &fields)
         guard status == Int32(MAILIMF_NO_ERROR), let fields else { return start }
         defer { mailimf_fields_free(fields) }
         HeaderReader.read(fields, into: &message)

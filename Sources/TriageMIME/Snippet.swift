@@ -7,13 +7,20 @@ enum Snippet {
         var count = 0
         var pendingSpace = false
         for character in text {
-            let categories = character.unicodeScalars.map { $0.properties.generalCategory }
-            if character.isWhitespace || categories.allSatisfy({ $0 == .control }) {
+            if let ascii = character.asciiValue {
+                // Fast path: ASCII controls and spaces collapse, everything else is kept.
+                if ascii <= 0x20 || ascii == 0x7F {
+                    pendingSpace = !out.isEmpty
+                    continue
+                }
+            } else if character.isWhitespace
+                        || character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control }) {
                 pendingSpace = !out.isEmpty
                 continue
+            } else if character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .format }) {
+                // Invisible format characters (zero-width space, soft hyphen) are dropped.
+                continue
             }
-            // Invisible format characters (zero-width space, soft hyphen) are dropped.
-            if categories.allSatisfy({ $0 == .format }) { continue }
             if pendingSpace {
                 out.append(" ")
                 count += 1

@@ -16,38 +16,71 @@ public struct SHA256 {
 
     /// The digest of `bytes`, 32 bytes.
     public static func hash<S: Sequence>(_ bytes: S) -> [UInt8] where S.Element == UInt8 {
-        var message = Array(bytes)
-        let bitLength = UInt64(message.count) * 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for i in (0..<8).reversed() { message.append(UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8))) }
-
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: message.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8 | UInt32(message[j + 3])
-            }
-            for i in 16..<64 {
-                let s0 = w[i - 15].rotr(7) ^ w[i - 15].rotr(18) ^ (w[i - 15] >> 3)
-                let s1 = w[i - 2].rotr(17) ^ w[i - 2].rotr(19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let s1 = e.rotr(6) ^ e.rotr(11) ^ e.rotr(25)
-                let ch = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
-                let s0 = a.rotr(2) ^ a.rotr(13) ^ a.rotr(22)
-                let maj = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ maj
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d
-            h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
+        if let digest = bytes.withContiguousStorageIfAvailable({ hash(buffer: UnsafeRawBufferPointer($0)) }) {
+            return digest
         }
-        return h.flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - $0 * 8)) } }
+        return Array(bytes).withUnsafeBytes { hash(buffer: $0) }
+    }
+
+    /// The digest of contiguous bytes. Works on the caller's buffer without copying
+    /// it (header hashes run once per fetched message, so this is on a hot path).
+    public static func hash(buffer: UnsafeRawBufferPointer) -> [UInt8] {
+        var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+            (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+        let count = buffer.count
+        let fullBlocks = count / 64
+        k.withUnsafeBufferPointer { k in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                for block in 0..<fullBlocks {
+                    compress(UnsafeRawBufferPointer(rebasing: buffer[(block * 64)..<(block * 64 + 64)]), &state, w, k)
+                }
+                // The tail plus padding and the bit length: one or two more blocks.
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                    tail.initialize(repeating: 0)
+                    let rest = count - fullBlocks * 64
+                    for i in 0..<rest { tail[i] = buffer[fullBlocks * 64 + i] }
+                    tail[rest] = 0x80
+                    let tailLength = rest < 56 ? 64 : 128
+                    let bitLength = UInt64(count) &* 8
+                    for i in 0..<8 { tail[tailLength - 1 - i] = UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8)) }
+                    let raw = UnsafeRawBufferPointer(tail)
+                    compress(UnsafeRawBufferPointer(rebasing: raw[0..<64]), &state, w, k)
+                    if tailLength == 128 { compress(UnsafeRawBufferPointer(rebasing: raw[64..<128]), &state, w, k) }
+                }
+            }
+        }
+        let h = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+        var digest = [UInt8](repeating: 0, count: 32)
+        for (i, v) in h.enumerated() {
+            for j in 0..<4 { digest[i * 4 + j] = UInt8(truncatingIfNeeded: v >> (24 - UInt32(j) * 8)) }
+        }
+        return digest
+    }
+
+    @inline(__always)
+    private static func compress(_ chunk: UnsafeRawBufferPointer,
+                                 _ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
+                                 _ w: UnsafeMutableBufferPointer<UInt32>, _ k: UnsafeBufferPointer<UInt32>) {
+        for i in 0..<16 {
+            let j = i * 4
+            w[i] = UInt32(chunk[j]) << 24 | UInt32(chunk[j + 1]) << 16 | UInt32(chunk[j + 2]) << 8 | UInt32(chunk[j + 3])
+        }
+        for i in 16..<64 {
+            let s0 = w[i - 15].rotr(7) ^ w[i - 15].rotr(18) ^ (w[i - 15] >> 3)
+            let s1 = w[i - 2].rotr(17) ^ w[i - 2].rotr(19) ^ (w[i - 2] >> 10)
+            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, hh) = h
+        for i in 0..<64 {
+            let s1 = e.rotr(6) ^ e.rotr(11) ^ e.rotr(25)
+            let ch = (e & f) ^ (~e & g)
+            let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
+            let s0 = a.rotr(2) ^ a.rotr(13) ^ a.rotr(22)
+            let maj = (a & b) ^ (a & c) ^ (b & c)
+            let t2 = s0 &+ maj
+            (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        }
+        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
     }
 
     /// The digest of a string's UTF-8 bytes, as lower-case hex.
@@ -55,11 +88,11 @@ public struct SHA256 {
 
     /// Lower-case hex of bytes.
     public static func hex(bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        var out = ""
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)
         for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
