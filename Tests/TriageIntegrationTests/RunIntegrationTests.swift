@@ -1,0 +1,308 @@
+import Foundation
+import TriageCore
+import TriageIMAP
+import XCTest
+
+/// `triage run` end to end against a real Dovecot on loopback with verified TLS:
+/// the built binary, a configuration, rule files, and the server's own Maildir as
+/// the ground truth.
+final class RunIntegrationTests: XCTestCase {
+    private var server: DovecotServer!
+    private var user = ""
+    private var dir = ""
+    private var config: String { dir + "/triage.conf" }
+
+    private let rules = """
+    rule "cc is for information only"
+      when cc:me -to:me
+      then label "no push", digest "FYI"
+
+    rule "receipts to reconcile"
+      when from:{bank.example shop.example} subject:(receipt OR invoice)
+      then label "money", queue rec
+
+    rule "reply to the boss"
+      when from:boss@example.test is:unread
+      then remind "Reply to {from.name}: {subject}" in 2 days, flag
+
+    rule "lists stay out of the inbox"
+      when list:dev.lists.example
+      then move "Lists/dev", mark read, digest "Lists", stop
+
+    rule "lost cause"
+      when subject:"to nowhere"
+      then move "Does/Not/Exist"
+    """
+
+    override func setUpWithError() throws {
+        server = try DovecotServer.shared()
+        user = try server.makeUser("run")
+        try server.createMailbox(user: user, "Lists/dev")
+        dir = NSTemporaryDirectory() + "triage-run-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
+        try rules.write(toFile: dir + "/rules/test.rules", atomically: true, encoding: .utf8)
+        try DovecotServer.password.write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+        try writeConfig()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    private func writeConfig(host: String = "localhost", caFile: String? = nil, passwordFile: String = "pw") throws {
+        let text = """
+        [triage]
+        me = me@example.test
+        rules = rules
+        store = store
+        timezone = UTC
+
+        [account test]
+        url = imaps://\(host):\(server.imapsPort)
+        user = \(user)
+        password_command = cat \(dir)/\(passwordFile)
+        ca_file = \(caFile ?? server.caFile)
+        mailboxes = INBOX
+        """
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+    }
+
+    // MARK: - Messages
+
+    private func message(_ id: String, from: String, to: String = "me@example.test", cc: String? = nil,
+                         subject: String, list: String? = nil) -> String {
+        var text = "From: \(from)\nTo: \(to)\n"
+        if let cc { text += "Cc: \(cc)\n" }
+        if let list { text += "List-Id: Dev list <\(list)>\n" }
+        text += "Subject: \(subject)\nDate: Mon, 30 Nov 2026 08:00:00 +0000\nMessage-ID: <\(id)@example.test>\nMIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\nHello.\n"
+        return text
+    }
+
+    private var corpus: [(String, String, String)] {  // (id, flags, text)
+        [
+            ("cc1", "", message("cc1", from: "Ann <ann@example.test>", to: "team@example.test", cc: "me@example.test", subject: "Team notes")),
+            ("rec1", "S", message("rec1", from: "Bank <billing@bank.example>", subject: "Your receipt for November")),
+            ("boss1", "", message("boss1", from: "The Boss <boss@example.test>", subject: "Budget")),
+            ("list1", "", message("list1", from: "dev@lists.example", to: "dev@dev.lists.example", subject: "Release 2.0", list: "dev.lists.example")),
+            ("plain1", "S", message("plain1", from: "Friend <friend@example.test>", subject: "Lunch?")),
+            ("lost1", "", message("lost1", from: "x@example.test", subject: "a trip to nowhere")),
+        ]
+    }
+
+    private func seedCorpus() throws {
+        for (_, flags, text) in corpus { try server.seed(user: user, text, flags: flags) }
+    }
+
+    // MARK: - Helpers
+
+    private func triage(_ args: String..., environment: [String: String] = [:]) throws -> TriageProcess.Result {
+        try TriageProcess.run(args + ["--config", config], environment: environment)
+    }
+
+    /// Everything a run may change: the server's folders (file names carry the flags
+    /// and keyword letters), its keyword lists, and the store's record files.
+    private func snapshot() -> [String] {
+        var lines: [String] = []
+        for mailbox in ["INBOX", "Lists/dev"] {
+            // Names without the unique part Dovecot may rewrite (",S=...,W=..." stay).
+            lines += server.files(user: user, mailbox: mailbox).map { "\(mailbox): \($0)" }
+            lines.append("\(mailbox) keywords: \(server.keywordFile(user: user, mailbox: mailbox))")
+        }
+        let storeRoot = dir + "/store"
+        if let e = FileManager.default.enumerator(atPath: storeRoot) {
+            for case let path as String in e where path.hasSuffix(".json") && !path.hasPrefix("state/") {
+                let body = (try? String(contentsOfFile: storeRoot + "/" + path, encoding: .utf8)) ?? ""
+                lines.append("store \(path): \(body.count)")
+            }
+        }
+        return lines.sorted()
+    }
+
+    /// The server's view of INBOX and Lists/dev through IMAP: labels and flags by Message-ID.
+    private func serverState() throws -> [String: (mailbox: String, flags: Set<String>, labels: Set<String>)] {
+        let connection = try server.connect(user: user)
+        defer { connection.close() }
+        var state: [String: (String, Set<String>, Set<String>)] = [:]
+        for mailbox in ["INBOX", "Lists/dev"] {
+            _ = try connection.open(mailbox, readOnly: true)
+            for item in try connection.fetch(try connection.uids(above: 0)) {
+                let header = String(decoding: item.header, as: UTF8.self)
+                guard let range = header.range(of: "Message-ID: <") else { continue }
+                let id = String(header[range.upperBound...].prefix { $0 != "@" })
+                state[id] = (mailbox, item.flags, item.labels)
+            }
+        }
+        return state
+    }
+
+    // MARK: - Tests
+
+    func testFirstAllRunDoesWhatTriageTestPredictsAndASecondRunNothing() throws {
+        try seedCorpus()
+        // What `triage test` predicts for each message file.
+        var predicted: [String: [[String: Any]]] = [:]
+        for (id, _, text) in corpus {
+            let file = dir + "/\(id).eml"
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let result = try triage("test", "--json", "--now", "2026-11-30T09:00:00Z", file)
+            XCTAssertEqual(result.status, 0, result.err)
+            let object = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as! [String: Any]
+            let matched = object["matched"] as! [[String: Any]]
+            predicted[id] = matched.flatMap { $0["actions"] as! [[String: Any]] }
+        }
+
+        let run = try triage("run", "--all")
+        XCTAssertEqual(run.status, 78, "the move to a missing folder is reported as a configuration problem: \(run.err)")
+        XCTAssertTrue(run.err.contains("Does/Not/Exist"), run.err)
+        XCTAssertEqual(run.out, "", "silent on stdout")
+
+        let state = try serverState()
+        for (id, _, _) in corpus {
+            let actions = predicted[id] ?? []
+            let (mailbox, flags, labels) = try XCTUnwrap(state[id], "message \(id) is gone")
+            for action in actions {
+                switch action["type"] as? String {
+                case "label": XCTAssertTrue(labels.contains(action["name"] as! String), "\(id): \(labels)")
+                case "flag": XCTAssertTrue(flags.contains("\\Flagged"), id)
+                case "mark": XCTAssertTrue(flags.contains("\\Seen"), id)
+                case "move":
+                    let folder = action["folder"] as! String
+                    XCTAssertEqual(mailbox, folder == "Does/Not/Exist" ? "INBOX" : folder, id)
+                default: break
+                }
+            }
+            if !actions.contains(where: { $0["type"] as? String == "move" }) { XCTAssertEqual(mailbox, "INBOX", id) }
+        }
+        XCTAssertEqual(state["plain1"]?.labels, [], "no rule, no change")
+        XCTAssertEqual(state["plain1"]?.flags, ["\\Seen"])
+        XCTAssertEqual(state["cc1"]?.flags, [], "nothing marked read that no rule asked for")
+
+        // The store has what the rules asked for.
+        let store = Store(path: dir + "/store", timeZone: TimeZone(identifier: "UTC")!)
+        XCTAssertEqual(store.openQueueEntries().records.map(\.queue), ["rec"])
+        XCTAssertEqual(store.openReminders().records.map(\.title), ["Reply to The Boss: Budget"])
+        XCTAssertEqual(Set(store.unreportedDigestEntries().records.map(\.section)), ["FYI", "Lists", "Problems"])
+
+        // A second run: nothing new, nothing changes.
+        let before = snapshot()
+        let again = try triage("run")
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertEqual(snapshot(), before)
+        // And a repeated --all changes nothing either (the failed move is still reported).
+        _ = try triage("run", "--all")
+        XCTAssertEqual(snapshot(), before)
+    }
+
+    func testFirstRunTakesOnlyNewMailAndNewMailIsProcessedOnce() throws {
+        try seedCorpus()
+        let first = try triage("run")
+        XCTAssertEqual(first.status, 0, first.err)
+        XCTAssertEqual(first.err, "")
+        // The positive control for the "no login reached the server" checks of the TLS tests.
+        XCTAssertTrue(server.log().contains("user=<\(user)>"), "Dovecot logs logins")
+        XCTAssertEqual(try serverState()["cc1"]?.labels, [], "old mail is left alone without --all")
+
+        try server.seed(user: user, message("cc2", from: "Bo <bo@example.test>", to: "all@example.test", cc: "me@example.test", subject: "New notes"))
+        XCTAssertEqual(try triage("run").status, 0)
+        XCTAssertEqual(try serverState()["cc2"]?.labels, ["no push"])
+        let store = Store(path: dir + "/store", timeZone: TimeZone(identifier: "UTC")!)
+        XCTAssertEqual(store.unreportedDigestEntries().records.count, 1)
+        let before = snapshot()
+        XCTAssertEqual(try triage("run").status, 0)
+        XCTAssertEqual(snapshot(), before)
+    }
+
+    func testUIDValidityChangeCreatesNoDuplicates() throws {
+        try seedCorpus()
+        XCTAssertEqual(try triage("run", "--all").status, 78)
+        let store = Store(path: dir + "/store", timeZone: TimeZone(identifier: "UTC")!)
+        let records = store.unreportedDigestEntries().records.count + store.openQueueEntries().records.count
+        // The server renumbers the mailbox: a new UIDVALIDITY, every UID void.
+        let doveadm = Process()
+        doveadm.executableURL = URL(fileURLWithPath: "/usr/bin/doveadm")
+        doveadm.arguments = ["-c", server.directory + "/dovecot.conf", "mailbox", "update", "-u", user,
+                             "--uid-validity", "4242", "INBOX"]
+        try doveadm.run()
+        doveadm.waitUntilExit()
+        XCTAssertEqual(doveadm.terminationStatus, 0, "doveadm mailbox update")
+        let run = try triage("run")
+        XCTAssertTrue(run.err.contains("UIDVALIDITY changed"), run.err)
+        XCTAssertEqual(run.err.components(separatedBy: "UIDVALIDITY").count - 1, 1, "said once")
+        XCTAssertEqual(store.unreportedDigestEntries().records.count + store.openQueueEntries().records.count, records)
+    }
+
+    func testRunKilledAtEveryStepConvergesOnRerun() throws {
+        // The reference: an uninterrupted run over new mail.
+        XCTAssertEqual(try triage("run").status, 0, "the first run remembers where INBOX ends")
+        try seedCorpus()
+        _ = try triage("run", "--batch-size", "2")
+        let reference = normalized(snapshot())
+
+        var step = 1
+        while step < 60 {
+            try FileManager.default.removeItem(atPath: dir)
+            try setUpWithError()
+            XCTAssertEqual(try triage("run").status, 0)
+            try seedCorpus()
+            let killed = try triage("run", "--batch-size", "2", environment: ["TRIAGE_TEST_KILL_AT": String(step)])
+            if killed.status != -9 { break }  // the run finished before step k: every step was tried
+            _ = try triage("run", "--batch-size", "2")
+            XCTAssertEqual(normalized(snapshot()), reference, "killed at step \(step)")
+            step += 1
+        }
+        XCTAssertGreaterThan(step, 10, "the run has many steps to interrupt")
+    }
+
+    /// Strips what differs between two users' mailboxes (Dovecot's unique file names).
+    private func normalized(_ lines: [String]) -> [String] {
+        lines.map { line in
+            guard let colon = line.range(of: ": ") else { return line }
+            let name = String(line[colon.upperBound...])
+            guard let info = name.range(of: ":2,") else { return line }
+            return String(line[..<colon.upperBound]) + String(name[info.lowerBound...])
+        }.sorted()
+    }
+
+    func testUnknownCertificateAuthorityIsRefusedBeforeLogin() throws {
+        try writeConfig(host: "127.0.0.3")  // a certificate from a CA nobody trusts
+        let run = try triage("run")
+        XCTAssertEqual(run.status, 75, run.err)
+        XCTAssertTrue(run.err.lowercased().contains("certificate"), run.err)
+        XCTAssertFalse(server.log().contains("user=<\(user)>"), "no login reached the server")
+    }
+
+    func testWrongHostNameIsRefused() throws {
+        try writeConfig(host: "127.0.0.2")  // the test CA's certificate for wrong.example.test
+        let run = try triage("run")
+        XCTAssertEqual(run.status, 75, run.err)
+        XCTAssertTrue(run.err.contains("127.0.0.2"), run.err)
+        XCTAssertFalse(server.log().contains("user=<\(user)>"), "no login reached the server")
+    }
+
+    func testWrongPasswordExits77AndNeverShowsThePassword() throws {
+        try "not-the-password".write(toFile: dir + "/wrong", atomically: true, encoding: .utf8)
+        try writeConfig(passwordFile: "wrong")
+        let run = try triage("run", "--verbose")
+        XCTAssertEqual(run.status, 77, run.err)
+        XCTAssertFalse((run.out + run.err).contains("not-the-password"))
+    }
+
+    func testSecondConcurrentRunExits75() throws {
+        let store = Store(path: dir + "/store", timeZone: TimeZone(identifier: "UTC")!)
+        try store.lock()
+        defer { store.unlock() }
+        let run = try triage("run")
+        XCTAssertEqual(run.status, 75, run.err)
+        XCTAssertTrue(run.err.contains("\(getpid())"), "names who holds the lock: \(run.err)")
+    }
+
+    func testDryRunChangesNothing() throws {
+        try seedCorpus()
+        let before = snapshot()
+        let run = try triage("run", "--all", "--dry-run")
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertTrue(run.out.contains("would: label \"no push\""), run.out)
+        XCTAssertEqual(snapshot(), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/store/state"))
+    }
+}
