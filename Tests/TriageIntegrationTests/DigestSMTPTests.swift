@@ -65,6 +65,10 @@ final class DigestSMTPTests: XCTestCase {
 
         """
         try Data(config.utf8).write(to: URL(fileURLWithPath: dir + "/triage.conf"))
+        // `triage run` needs rules; one that matches nothing keeps the store as seeded.
+        try FileManager.default.createDirectory(atPath: dir + "/Rules", withIntermediateDirectories: true)
+        try Data("rule \"nothing\" when subject:\"never ever matches\" then stop\n".utf8)
+            .write(to: URL(fileURLWithPath: dir + "/Rules/none.rules"))
     }
 
     private func seed() throws {
