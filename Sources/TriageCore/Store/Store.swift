@@ -22,11 +22,6 @@ public final class Store {
     private var lockDepth = 0
     private var cleanedFolders: Set<String> = []
     private let decoder = JSONDecoder()
-    private let encoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        return e
-    }()
 
     /// A store at `path` (created on the first write, mode 0700).
     public init(path: String, timeZone: TimeZone) {
@@ -462,7 +457,7 @@ public final class Store {
         try withLock {
             if isDigestSent(day) { return false }
             let json = JSONValue.object([("day", .string(day.iso)), ("sent", .string(Timestamp(now, timeZone: timeZone).rfc3339))])
-            try commit([PendingFile(folder: sentFolder, id: day.iso, data: Data((json.serialized + "\n").utf8), obsolete: [])])
+            try commit([PendingFile(folder: sentFolder, id: day.iso, data: Data(json.prettySerialized.utf8), obsolete: [])])
             return true
         }
     }
@@ -481,10 +476,9 @@ public final class Store {
         folder(type(of: record), record.statusFolder)
     }
 
+    /// The file text: the record's ordered JSON (`id` first, every key present), indented.
     private func encode(_ record: some StoreRecord) throws -> Data {
-        var data = try encoder.encode(record)
-        data.append(10)
-        return data
+        Data(record.json.prettySerialized.utf8)
     }
 
     /// Temp files of every new file (each fsynced), then the renames, then the
