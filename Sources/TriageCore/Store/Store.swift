@@ -373,7 +373,12 @@ public final class Store {
             var files: [PendingFile] = []
             var results: [R] = []
             var missing: [StoreError.IDProblem] = []
-            for id in ids {
+            var seen = Set<String>()
+            for id in ids where seen.insert(id).inserted {
+                guard RecordID.isValid(id) else {
+                    missing.append(.malformed(id: id, noun: R.noun))
+                    continue
+                }
                 let found = copies(R.self, id: id)
                 guard let newest = found.first else {
                     missing.append(.unknown(id: id, noun: R.noun))

@@ -198,6 +198,15 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(store.openQueueEntries().records, [])
     }
 
+    func testRepeatedIDsInOneUpdateAreChangedOnce() throws {
+        let a = StoreFixtures.digestEntry(1)
+        try store.put(a)
+        let changed = try store.markReported([a.id, a.id], day: CivilDate(year: 2026, month: 3, day: 2))
+        XCTAssertEqual(changed.map(\.id), [a.id])
+        XCTAssertEqual(store.records(DigestEntry.self, in: ["reported"]).records.map(\.id), [a.id])
+        XCTAssertThrowsError(try store.markReported(["../../etc"], day: CivilDate(year: 2026, month: 3, day: 2)))
+    }
+
     func testUpdatingAnUnknownIDChangesNothing() throws {
         let entry = StoreFixtures.queueEntry(1)
         try store.put(entry)
