@@ -211,7 +211,7 @@ public final class Store {
     /// The record with full id `id`, or nil when there is none; throws
     /// `StoreError.unreadable` when its file cannot be read.
     public func record<R: StoreRecord>(_ type: R.Type, id: String) throws -> R? {
-        guard let (status, _) = newestCopy(R.self, id: id) else { return nil }
+        guard RecordID.isValid(id), let (status, _) = newestCopy(R.self, id: id) else { return nil }
         switch read(R.self, path: filePath(R.self, status, id), id: id, status: status) {
         case .success(let record): return record
         case .failure(let problem): throw StoreError.unreadable(problem)
@@ -331,6 +331,11 @@ public final class Store {
             var result = StoreWriteResult()
             var files: [PendingFile] = []
             var seen = Set<String>()
+            let malformed = batch.records.filter { !RecordID.isValid($0.id) }
+            if !malformed.isEmpty {
+                // Such a file would never be listed: refuse rather than lose it.
+                throw StoreError.ids(malformed.map { .malformed(id: $0.id, noun: type(of: $0).noun) })
+            }
             for record in batch.records {
                 let key = type(of: record).kindFolder + "/" + record.id
                 if seen.contains(key) || exists(record) {

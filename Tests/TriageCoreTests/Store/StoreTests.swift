@@ -207,6 +207,15 @@ final class StoreTests: XCTestCase {
         XCTAssertThrowsError(try store.markReported(["../../etc"], day: CivilDate(year: 2026, month: 3, day: 2)))
     }
 
+    func testARecordWithAMalformedIDIsRefused() throws {
+        var entry = StoreFixtures.queueEntry(1)
+        entry.id = "not-an-id"
+        XCTAssertThrowsError(try store.put(entry)) { error in
+            XCTAssertEqual((error as? StoreError)?.exitStatus, .dataError)
+        }
+        XCTAssertNil(try store.record(QueueEntry.self, id: "not-an-id"))
+    }
+
     func testUpdatingAnUnknownIDChangesNothing() throws {
         let entry = StoreFixtures.queueEntry(1)
         try store.put(entry)
