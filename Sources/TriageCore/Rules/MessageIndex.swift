@@ -25,8 +25,6 @@ public struct MessageIndex: Sendable {
         var local: Span
         /// Ids of the domain and each parent domain that rules mention.
         var domains: Span
-        /// The lower-cased address, when wildcards need it.
-        var lowered: String
     }
 
     /// One attachment's file name.
@@ -34,19 +32,22 @@ public struct MessageIndex: Sendable {
         var whole: Int32
         var ext: Int32
         var words: Span
-        var lowered: String
     }
 
     var ids: [Int32] = []
     /// Lower-cased word text parallel to `ids`, only when some rule has a wildcard.
     var texts: [String] = []
     var addresses: [AddressEntry] = []
+    /// Lower-cased addresses parallel to `addresses`, only when some rule has a wildcard.
+    var addressTexts: [String] = []
     var subject = Span()
     var snippet = Span()
     var lists = Span()
     var listLowered = ""
     var labels = Span()
     var attachments: [AttachmentEntry] = []
+    /// Lower-cased file names parallel to `attachments`, only when some rule has a wildcard.
+    var attachmentTexts: [String] = []
     var seen = false
     var flagged = false
     var size = 0
@@ -87,9 +88,9 @@ public struct MessageIndex: Sendable {
             if let dot = buffer.lastIndex(of: UInt8(ascii: ".")) {
                 ext = buffer.withUnsafeBufferPointer { vocabulary.id(of: UnsafeBufferPointer(rebasing: $0[(dot + 1)...])) }
             }
-            let lowered = keepText ? String(decoding: buffer, as: UTF8.self) : ""
+            if keepText { attachmentTexts.append(String(decoding: buffer, as: UTF8.self)) }
             let words = addWords(name, vocabulary, keepText, &buffer)
-            attachments.append(AttachmentEntry(whole: whole, ext: ext, words: words, lowered: lowered))
+            attachments.append(AttachmentEntry(whole: whole, ext: ext, words: words))
         }
         seen = message.server.isSeen
         flagged = message.server.isFlagged
@@ -127,7 +128,7 @@ public struct MessageIndex: Sendable {
         let vocabulary = rules.vocabulary
         WordSplitter.lowercasedBytes(address, into: &buffer)
         let addressID = buffer.withUnsafeBufferPointer { vocabulary.id(of: $0) }
-        let lowered = keepText ? String(decoding: buffer, as: UTF8.self) : ""
+        if keepText { addressTexts.append(String(decoding: buffer, as: UTF8.self)) }
         var domains = Span(start: Int32(ids.count), end: Int32(ids.count))
         if let at = buffer.lastIndex(of: UInt8(ascii: "@")) {
             domains = addSuffixes(buffer, from: at + 1, vocabulary, keepText)
@@ -146,7 +147,7 @@ public struct MessageIndex: Sendable {
         }
         let isMe = addressID >= 0 && rules.identityIDs.contains(addressID)
         addresses.append(AddressEntry(field: field, addressID: addressID, isMe: isMe, name: nameSpan, words: words,
-                                      local: local, domains: domains, lowered: lowered))
+                                      local: local, domains: domains))
     }
 
     // MARK: - Queries used by terms
@@ -154,30 +155,35 @@ public struct MessageIndex: Sendable {
     /// Whether `span` contains `id`.
     @inline(__always)
     func contains(_ span: Span, _ id: Int32) -> Bool {
-        var i = Int(span.start)
-        let end = Int(span.end)
-        while i < end {
-            if ids[i] == id { return true }
-            i += 1
+        ids.withUnsafeBufferPointer { ids in
+            var i = Int(span.start)
+            let end = Int(span.end)
+            while i < end {
+                if ids[i] == id { return true }
+                i += 1
+            }
+            return false
         }
-        return false
     }
 
-    /// Whether `span` contains the consecutive words `phrase`.
+    /// Whether `span` contains the consecutive words `phrase` (ids in `pool`).
     @inline(__always)
-    func contains(_ span: Span, phrase: [Int32]) -> Bool {
-        let n = phrase.count
-        if n == 1 { return contains(span, phrase[0]) }
+    func contains(_ span: Span, phrase: Phrase, pool: UnsafeBufferPointer<Int32>) -> Bool {
+        let n = Int(phrase.count)
+        let p = Int(phrase.start)
+        if n == 1 { return contains(span, pool[p]) }
         let start = Int(span.start), end = Int(span.end)
         guard n > 0, end - start >= n else { return false }
-        var i = start
-        while i + n <= end {
-            var j = 0
-            while j < n, ids[i + j] == phrase[j] { j += 1 }
-            if j == n { return true }
-            i += 1
+        return ids.withUnsafeBufferPointer { ids in
+            var i = start
+            while i + n <= end {
+                var j = 0
+                while j < n, ids[i + j] == pool[p + j] { j += 1 }
+                if j == n { return true }
+                i += 1
+            }
+            return false
         }
-        return false
     }
 
     /// Whether some word in `span` matches `glob` (needs `texts`).
