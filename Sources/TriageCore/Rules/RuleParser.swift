@@ -537,6 +537,10 @@ public struct RuleParser {
 
     private static let clauses = ["in", "on", "at", "near", "note"]
 
+    private static func isClause(_ token: Token) -> Bool {
+        token.kind == .word && clauses.contains(token.text.lowercased())
+    }
+
     private mutating func parseReminder(templates: Bool, bareTitle: Bool) throws -> ReminderSpec {
         let titleToken = peek
         var title: String
@@ -544,10 +548,18 @@ public struct RuleParser {
             advance()
             title = titleToken.text
             if templates { checkPlaceholders(titleToken) }
-        } else if bareTitle, titleToken.kind == .word, !Self.clauses.contains(titleToken.text.lowercased()) {
-            var words: [String] = []
-            while peek.kind == .word, !Self.clauses.contains(peek.text.lowercased()) { words.append(advance().text) }
-            title = words.joined(separator: " ")
+        } else if bareTitle, titleToken.kind != .end, !Self.isClause(titleToken) {
+            // Bare words up to the first clause, spaced as written.
+            title = ""
+            while peek.kind != .end, !Self.isClause(peek) {
+                let token = advance()
+                if !title.isEmpty, token.spaceBefore { title += " " }
+                switch token.kind {
+                case .string: title += "\"\(token.text)\""
+                case .op: title += token.text + ":"
+                default: title += token.text
+                }
+            }
         } else {
             throw error(expectedSpan, "remind needs a title in quotes, as in remind \"Call back\"")
         }
