@@ -20,13 +20,17 @@ public struct RuleParser {
     private let path: String
     private var current = 0
     private var diagnostics: [Diagnostic] = []
+    /// The rule being parsed once its query is complete, kept if its actions fail.
+    private var recovered: RuleDefinition?
 
     private init(tokens: [Token], path: String) {
         self.tokens = tokens
         self.path = path
     }
 
-    /// Parses one rule file. Returns the rules that parsed and every diagnostic, in source order.
+    /// Parses one rule file. Returns the rules that parsed (with those whose actions had an
+    /// error, so whole-set checks see them) and every diagnostic, in source order. A file
+    /// with diagnostics must not be run.
     public static func parse(_ source: String, path: String) -> ([RuleDefinition], [Diagnostic]) {
         let (tokens, lexical) = RuleLexer.tokenize(source, path: path)
         var parser = RuleParser(tokens: tokens, path: path)
@@ -104,7 +108,15 @@ public struct RuleParser {
         var rules: [RuleDefinition] = []
         while peek.kind != .end {
             if peek.isWord("rule") {
-                do { rules.append(try parseRule()) } catch { synchronize() }
+                do {
+                    rules.append(try parseRule())
+                } catch {
+                    // A rule whose actions failed still has a good name and query: keep it so
+                    // that checks over all rules (duplicate names, 'me') see it too.
+                    if let partial = recovered { rules.append(partial) }
+                    synchronize()
+                }
+                recovered = nil
             } else {
                 error(peek.span, "expected 'rule' to start a rule, found \(peek.quoted)")
                 advance()
@@ -154,6 +166,7 @@ public struct RuleParser {
             throw error(expectedSpan, "missing 'then' after the query of rule \"\(name)\"")
         }
         advance()
+        recovered = RuleDefinition(name: name, nameSpan: nameToken.span, path: path, query: query, actions: [])
         let actions = try parseActions()
         return RuleDefinition(name: name, nameSpan: nameToken.span, path: path, query: query, actions: actions)
     }
