@@ -42,9 +42,9 @@ enum CompiledTerm: Sendable {
     func matches(_ ix: MessageIndex, now: Int64, pool: UnsafeBufferPointer<Int32>, globs: [Glob]) -> Bool {
         switch self {
         case .addressMe(let f):
-            for i in ix.addresses.indices where ix.addresses[i].field & f != 0 && ix.addresses[i].isMe { return true }
-            return false
+            return ix.meFields & f != 0
         case .addressID(let f, let id):
+            guard ix.isPresent(id) else { return false }
             for i in ix.addresses.indices where ix.addresses[i].field & f != 0 && ix.addresses[i].addressID == id { return true }
             return false
         case .addressDomain(let f, let id):

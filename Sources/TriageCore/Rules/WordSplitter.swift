@@ -17,7 +17,7 @@ enum WordSplitter {
     /// The scanner over UTF-8. A word that is already lower-case ASCII is handed over
     /// in place; others are lower-cased into `buffer` first.
     @inline(__always)
-    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ buffer: inout [UInt8],
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ buffer: inout [UInt8],
                              _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var i = 0
         let n = bytes.count
