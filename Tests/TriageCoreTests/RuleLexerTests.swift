@@ -24,6 +24,12 @@ final class RuleLexerTests: XCTestCase {
         XCTAssertEqual(tokens[1].span.column, 1)
     }
 
+    func testByteOrderMarkIsSkipped() {
+        let (tokens, _) = RuleLexer.tokenize("\u{FEFF}rule x", path: "t")
+        XCTAssertEqual(tokens[0].text, "rule")
+        XCTAssertEqual(tokens[0].span.column, 1)
+    }
+
     func testUnicodeWordsSplitAndLowerCase() {
         XCTAssertEqual(WordSplitter.words("Grüße aus MÜNCHEN — Café_au-lait №5 ½"), ["grüße", "aus", "münchen", "café", "au", "lait", "5", "½"])
         XCTAssertEqual(WordSplitter.words("RE: Ünïcode…and ASCII"), ["re", "ünïcode", "and", "ascii"])
