@@ -463,8 +463,8 @@ public struct RuleParser {
             }
             var days: Int?
             if peek.isWord("in") {
-                let inToken = advance()
-                days = try parseDays(after: inToken)
+                advance()
+                days = try parseDays()
             }
             return .queue(name: queue, inDays: days)
         case "remind": return .remind(try parseReminder(templates: true, bareTitle: false))
@@ -517,7 +517,7 @@ public struct RuleParser {
     }
 
     /// `N days` after an `in`.
-    private mutating func parseDays(after inToken: Token) throws -> Int {
+    private mutating func parseDays() throws -> Int {
         let number = peek
         var days = 0
         switch number.kind {
@@ -589,7 +589,7 @@ public struct RuleParser {
             seen.insert(clause)
             switch clause {
             case "in":
-                spec.due = .inDays(try parseDays(after: keyword))
+                spec.due = .inDays(try parseDays())
             case "on":
                 let date = peek
                 guard date.kind == .word else { throw error(expectedSpan, "expected a date after 'on', as in on 2026-12-01") }
