@@ -45,7 +45,8 @@ let package = Package(
 
         // Tests find their fixtures through #filePath, so no resources are bundled.
         .testTarget(name: "TriageCoreTests", dependencies: ["TriageCore"]),
-        .testTarget(name: "TriageMIMETests", dependencies: ["TriageMIME", "TriageCore"]),
+        .testTarget(name: "TriageMIMETests", dependencies: ["TriageMIME", "TriageCore"],
+                    exclude: ["Fixtures", "python_email_reference.py"]),
         .testTarget(name: "TriageAdapterTests", dependencies: [
             "TriageCore", "TriageConfig", "TriageICS", "TriageSMTP",
         ]),
