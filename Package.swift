@@ -47,13 +47,14 @@ let package = Package(
 
         // Tests find their fixtures through #filePath, so no resources are bundled.
         .testTarget(name: "TriageCoreTests", dependencies: ["TriageCore"], exclude: ["RuleCases", "Golden"]),
-        .testTarget(name: "TriageMIMETests", dependencies: ["TriageMIME", "TriageCore"]),
+        .testTarget(name: "TriageMIMETests", dependencies: ["TriageMIME", "TriageCore"],
+                    exclude: ["Fixtures", "python_email_reference.py"]),
         .testTarget(name: "TriageAdapterTests", dependencies: [
             "TriageCore", "TriageConfig", "TriageICS", "TriageSMTP", "TriageMaildir",
         ]),
         // Runs the built `triage` binary against real peers (Dovecot, SMTP).
         .testTarget(name: "TriageIntegrationTests", dependencies: [
-            "triage", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS",
+            "triage", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS", "TriageMaildir",
         ]),
     ]
 )

@@ -25,10 +25,16 @@ public enum ICSExporter {
         icalcomponent_add_property(calendar, icalproperty_new_prodid(productID))
         icalcomponent_add_property(calendar, icalproperty_new_calscale("GREGORIAN"))
 
-        let zone = Zone(timeZone)
+        var zone = Zone(timeZone)
         let timedDays = reminders.filter { $0.at != nil }.map(\.due)
-        if let first = timedDays.min(), let component = zone.vtimezone(from: first.year) {
-            icalcomponent_add_component(calendar, component)
+        if let first = timedDays.min(), !zone.isUTC {
+            if let component = zone.vtimezone(from: first.year) {
+                icalcomponent_add_component(calendar, component)
+            } else {
+                // A zone libical has no definition for: write times in UTC instead
+                // of a TZID that no VTIMEZONE defines.
+                zone.writeInUTC = true
+            }
         }
         let stamp = utc(Int64(now.timeIntervalSince1970))
         for reminder in reminders {
@@ -104,6 +110,15 @@ public enum ICSExporter {
         if zone.isUTC {
             t.zone = icaltimezone_get_utc_timezone()
             return icalproperty_new_due(t)
+        }
+        if zone.writeInUTC {
+            var parts = DateComponents()
+            (parts.year, parts.month, parts.day) = (r.due.year, r.due.month, r.due.day)
+            (parts.hour, parts.minute) = (at.hour, at.minute)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone.timeZone
+            let instant = calendar.date(from: parts) ?? Date(timeIntervalSince1970: 0)
+            return icalproperty_new_due(utc(Int64(instant.timeIntervalSince1970)))
         }
         let property = icalproperty_new_due(t)!
         icalproperty_add_parameter(property, icalparameter_new_tzid(zone.identifier))
@@ -187,10 +202,14 @@ public enum ICSExporter {
 
     /// The reminders' time zone and its VTIMEZONE, named by its plain IANA id.
     private struct Zone {
+        let timeZone: TimeZone
         let identifier: String
         let isUTC: Bool
+        /// Set when libical has no VTIMEZONE for the zone.
+        var writeInUTC = false
 
         init(_ timeZone: TimeZone) {
+            self.timeZone = timeZone
             identifier = timeZone.identifier
             isUTC = timeZone.secondsFromGMT() == 0 && ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Z"].contains(timeZone.identifier)
         }

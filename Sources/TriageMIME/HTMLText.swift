@@ -2,7 +2,7 @@
 /// removed, character references decoded. Not a renderer: good enough to show
 /// the first words of a message.
 enum HTMLText {
-    /// The text content of `html`; block-level tags become spaces.
+    /// The text content of `html`; block-level tags become spaces, inline tags vanish.
     static func plainText(_ html: String) -> String {
         var out = String.UnicodeScalarView()
         let scalars = Array(html.unicodeScalars)
@@ -22,7 +22,11 @@ enum HTMLText {
                     if i < n { i = (indexAfter(scalars, from: i, ">") ?? n) }
                     continue
                 }
-                if !name.isEmpty || (end > i + 1) { out.append(" ") }
+                if name.isEmpty, end == i + 1 {
+                    out.append("<")                      // a lone '<' is text
+                } else if blockTags.contains(name) {
+                    out.append(" ")                      // block boundaries separate words
+                }
                 i = end
                 continue
             }
@@ -109,6 +113,13 @@ enum HTMLText {
         }
         return nil
     }
+
+    /// Tags that start a new line when rendered; inline tags (`b`, `a`, `span`) join text.
+    private static let blockTags: Set<String> = [
+        "p", "div", "br", "li", "ul", "ol", "tr", "td", "th", "table", "tbody", "thead", "h1", "h2", "h3",
+        "h4", "h5", "h6", "blockquote", "hr", "section", "article", "header", "footer", "body", "html",
+        "center", "dd", "dt", "dl", "pre", "address", "nav", "main", "aside", "form", "img",
+    ]
 
     private static let named: [String: String] = [
         "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ",

@@ -30,19 +30,33 @@ public enum MessageParser {
     private static func parse(buffer: UnsafeBufferPointer<UInt8>, body: Bool) -> Message {
         var message = Message()
         message.size = buffer.count
-        guard let base = buffer.baseAddress, buffer.count > 0 else {
+        guard buffer.baseAddress != nil, buffer.count > 0 else {
             message.headerHash = SHA256.hex(bytes: SHA256.hash([UInt8]()))
             return message
         }
+        // Pathologically nested comments would overflow libetpan's recursion:
+        // parse a same-length copy with the excess parentheses blanked instead.
+        if let safe = CommentNesting.sanitized(buffer) {
+            safe.withUnsafeBufferPointer { parse(buffer: $0, original: buffer, body: body, into: &message) }
+        } else {
+            parse(buffer: buffer, original: buffer, body: body, into: &message)
+        }
+        return message
+    }
+
+    /// Parses `buffer`; the header hash is taken from `original` (same length and offsets).
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>, original: UnsafeBufferPointer<UInt8>,
+                              body: Bool, into message: inout Message) {
+        guard let base = buffer.baseAddress else { return }
         let start = mboxSeparatorEnd(buffer)
         let headerEnd = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
             readHeader(chars, count: buffer.count, from: start, into: &message)
         }
-        message.headerHash = SHA256.hex(bytes: SHA256.hash(buffer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[start..<headerEnd]))))
+        message.headerHash = SHA256.hex(bytes: SHA256.hash(buffer: UnsafeRawBufferPointer(
+            UnsafeBufferPointer(rebasing: original[start..<headerEnd]))))
         if body {
             readBody(UnsafeBufferPointer(rebasing: buffer[start...]), into: &message)
         }
-        return message
     }
 
     /// Parses the header fields starting at `start`; returns where the header block ends.

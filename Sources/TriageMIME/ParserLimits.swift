@@ -12,6 +12,9 @@ public enum ParserLimits {
     /// Upper bound on `multipart`/`rfc822` tokens before the structure parse is skipped:
     /// nesting can never be deeper than this count, which keeps libetpan's recursion shallow.
     public static let maxNestingTokens = 256
+    /// Comment nesting (`((...))`) passed to libetpan, which parses comments recursively
+    /// (see `CommentNesting`).
+    public static let maxCommentDepth = 100
     /// Encoded bytes of a text/plain part decoded for the snippet.
     public static let plainTextBytes = 16 << 10
     /// Encoded bytes of a text/html part decoded for the snippet (markup is bulky).

@@ -104,6 +104,14 @@ final class ICSExportTests: XCTestCase {
         XCTAssertNil(todo.dueTZID)
     }
 
+    func testAZoneLibicalDoesNotKnowIsWrittenInUTC() throws {
+        let fixed = TimeZone(secondsFromGMT: 3600)! // "GMT+0100": no IANA definition
+        let text = ICSExporter.calendar([reminders()[0]], timeZone: fixed, now: now)
+        XCTAssertFalse(text.contains("TZID"))
+        let todo = try XCTUnwrap(try ICSReader.todos(in: text).first)
+        XCTAssertEqual(todo.due, "20260304T083000Z")
+    }
+
     func testReaderRejectsBrokenCalendars() {
         XCTAssertThrowsError(try ICSReader.todos(in: "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:x\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"))
         XCTAssertThrowsError(try ICSReader.todos(in: "not a calendar"))

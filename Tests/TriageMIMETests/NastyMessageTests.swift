@@ -134,6 +134,22 @@ final class NastyMessageTests: XCTestCase {
         XCTAssertEqual(m.attachments, [], "structure deeper than the limit is not walked")
     }
 
+    func testDeeplyNestedCommentsDoNotOverflowTheStack() {
+        // libetpan parses comments recursively; 200,000 levels crashed it before the guard.
+        let open = String(repeating: "(", count: 200_000), close = String(repeating: ")", count: 200_000)
+        let text = "From: a@example.org\r\nTo: \(open)\(close) x@example.org\r\n"
+            + "Date: Tue, 3 Nov 2026 09:00:00 +0100 \(open)\r\nSubject: still here\r\n\r\nbody\r\n"
+        let bytes = Array(text.utf8)
+        let m = MessageParser.parse(bytes)
+        XCTAssertEqual(m.to, [Address(address: "x@example.org")])
+        XCTAssertEqual(m.subject, "still here")
+        XCTAssertEqual(m.snippet, "body")
+        XCTAssertEqual(m.size, bytes.count)
+        // The hash is of the original bytes, not of the sanitised copy.
+        let headerEnd = text.utf8.count - "\r\nbody\r\n".utf8.count
+        XCTAssertEqual(m.headerHash, SHA256.hex(bytes: SHA256.hash(bytes[..<headerEnd])))
+    }
+
     func testEmptyFile() throws {
         let m = try nasty("empty.eml")
         XCTAssertEqual(m.size, 0)

@@ -1,22 +1,30 @@
+/// Consecutive word ids stored in `QueryProgram.words`.
+struct Phrase: Sendable {
+    var start: Int32
+    var count: Int32
+}
+
 /// A query term ready to run against a `MessageIndex`: its words are vocabulary
-/// ids, its dates instants in the configured time zone.
+/// ids (phrases point into a shared pool, wildcards into a table), its dates
+/// instants in the configured time zone. It holds no references, so matching
+/// does no reference counting.
 enum CompiledTerm: Sendable {
     case addressMe(UInt8)
     case addressID(UInt8, Int32)
     case addressDomain(UInt8, Int32)
-    case addressDomainOrWords(UInt8, Int32, [Int32])
-    case addressWords(UInt8, [Int32])
-    case addressGlob(UInt8, Glob)
-    case text([Int32])
-    case textGlob(Glob)
-    case subject([Int32])
-    case subjectGlob(Glob)
+    case addressDomainOrWords(UInt8, Int32, Phrase)
+    case addressWords(UInt8, Phrase)
+    case addressGlob(UInt8, Int32)
+    case text(Phrase)
+    case textGlob(Int32)
+    case subject(Phrase)
+    case subjectGlob(Int32)
     case list(Int32)
-    case listGlob(Glob)
+    case listGlob(Int32)
     case label(Int32)
     case hasAttachment
-    case filename(Int32, [Int32])
-    case filenameGlob(Glob)
+    case filename(Int32, Phrase)
+    case filenameGlob(Int32)
     case isUnread
     case isRead
     case isStarred
@@ -28,57 +36,69 @@ enum CompiledTerm: Sendable {
     case before(Int64)
     case never
 
-    /// Whether the term holds for the message at the instant `now` (seconds since 1970).
+    /// Whether the term holds for the message at the instant `now` (seconds since 1970);
+    /// `pool` holds phrase words, `globs` the wildcard patterns.
     @inline(__always)
-    func matches(_ ix: MessageIndex, now: Int64) -> Bool {
+    func matches(_ ix: MessageIndex, now: Int64, pool: UnsafeBufferPointer<Int32>, globs: [Glob]) -> Bool {
         switch self {
         case .addressMe(let f):
-            for a in ix.addresses where a.field & f != 0 && a.isMe { return true }
-            return false
+            return ix.meFields & f != 0
         case .addressID(let f, let id):
-            for a in ix.addresses where a.field & f != 0 && a.addressID == id { return true }
+            guard ix.isPresent(id) else { return false }
+            for i in ix.addresses.indices where ix.addresses[i].field & f != 0 && ix.addresses[i].addressID == id { return true }
             return false
         case .addressDomain(let f, let id):
-            for a in ix.addresses where a.field & f != 0 && ix.contains(a.domains, id) { return true }
+            for i in ix.addresses.indices where ix.addresses[i].field & f != 0 && ix.contains(ix.addresses[i].domains, id) { return true }
             return false
         case .addressDomainOrWords(let f, let id, let words):
-            for a in ix.addresses where a.field & f != 0 {
-                if ix.contains(a.domains, id) || ix.contains(a.name, phrase: words) || ix.contains(a.local, phrase: words) { return true }
+            for i in ix.addresses.indices where ix.addresses[i].field & f != 0 {
+                let a = ix.addresses[i]
+                if ix.contains(a.domains, id) || ix.contains(a.name, phrase: words, pool: pool)
+                    || ix.contains(a.local, phrase: words, pool: pool) { return true }
             }
             return false
         case .addressWords(let f, let words):
-            for a in ix.addresses where a.field & f != 0 {
-                if ix.contains(a.name, phrase: words) || ix.contains(a.words, phrase: words) { return true }
+            for i in ix.addresses.indices where ix.addresses[i].field & f != 0 {
+                let a = ix.addresses[i]
+                if ix.contains(a.name, phrase: words, pool: pool) || ix.contains(a.words, phrase: words, pool: pool) { return true }
             }
             return false
-        case .addressGlob(let f, let glob):
-            for a in ix.addresses where a.field & f != 0 {
-                if glob.matches(a.lowered) || ix.contains(a.name, glob: glob) || ix.contains(a.words, glob: glob) { return true }
+        case .addressGlob(let f, let g):
+            let glob = globs[Int(g)]
+            for i in ix.addresses.indices where ix.addresses[i].field & f != 0 {
+                let a = ix.addresses[i]
+                if glob.matches(ix.addressTexts[i]) || ix.contains(a.name, glob: glob) || ix.contains(a.words, glob: glob) { return true }
             }
             return false
         case .text(let words):
-            if ix.contains(ix.subject, phrase: words) || ix.contains(ix.snippet, phrase: words) { return true }
-            for a in ix.addresses where a.field & AddressField.from != 0 {
-                if ix.contains(a.name, phrase: words) || ix.contains(a.words, phrase: words) { return true }
+            if ix.contains(ix.subject, phrase: words, pool: pool) || ix.contains(ix.snippet, phrase: words, pool: pool) { return true }
+            for i in ix.addresses.indices where ix.addresses[i].field & AddressField.from != 0 {
+                let a = ix.addresses[i]
+                if ix.contains(a.name, phrase: words, pool: pool) || ix.contains(a.words, phrase: words, pool: pool) { return true }
             }
             return false
-        case .textGlob(let glob):
+        case .textGlob(let g):
+            let glob = globs[Int(g)]
             if ix.contains(ix.subject, glob: glob) || ix.contains(ix.snippet, glob: glob) { return true }
-            for a in ix.addresses where a.field & AddressField.from != 0 {
-                if glob.matches(a.lowered) || ix.contains(a.name, glob: glob) || ix.contains(a.words, glob: glob) { return true }
+            for i in ix.addresses.indices where ix.addresses[i].field & AddressField.from != 0 {
+                let a = ix.addresses[i]
+                if glob.matches(ix.addressTexts[i]) || ix.contains(a.name, glob: glob) || ix.contains(a.words, glob: glob) { return true }
             }
             return false
-        case .subject(let words): return ix.contains(ix.subject, phrase: words)
-        case .subjectGlob(let glob): return ix.contains(ix.subject, glob: glob)
+        case .subject(let words): return ix.contains(ix.subject, phrase: words, pool: pool)
+        case .subjectGlob(let g): return ix.contains(ix.subject, glob: globs[Int(g)])
         case .list(let id): return ix.contains(ix.lists, id)
-        case .listGlob(let glob): return !ix.listLowered.isEmpty && glob.matches(ix.listLowered)
+        case .listGlob(let g): return !ix.listLowered.isEmpty && globs[Int(g)].matches(ix.listLowered)
         case .label(let id): return ix.contains(ix.labels, id)
         case .hasAttachment: return !ix.attachments.isEmpty
         case .filename(let id, let words):
-            for a in ix.attachments where a.whole == id || a.ext == id || ix.contains(a.words, phrase: words) { return true }
+            for a in ix.attachments where a.whole == id || a.ext == id || ix.contains(a.words, phrase: words, pool: pool) { return true }
             return false
-        case .filenameGlob(let glob):
-            for a in ix.attachments where glob.matches(a.lowered) || ix.contains(a.words, glob: glob) { return true }
+        case .filenameGlob(let g):
+            let glob = globs[Int(g)]
+            for i in ix.attachments.indices where glob.matches(ix.attachmentTexts[i]) || ix.contains(ix.attachments[i].words, glob: glob) {
+                return true
+            }
             return false
         case .isUnread: return !ix.seen
         case .isRead: return ix.seen

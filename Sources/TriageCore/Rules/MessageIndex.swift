@@ -25,8 +25,6 @@ public struct MessageIndex: Sendable {
         var local: Span
         /// Ids of the domain and each parent domain that rules mention.
         var domains: Span
-        /// The lower-cased address, when wildcards need it.
-        var lowered: String
     }
 
     /// One attachment's file name.
@@ -34,19 +32,27 @@ public struct MessageIndex: Sendable {
         var whole: Int32
         var ext: Int32
         var words: Span
-        var lowered: String
     }
 
     var ids: [Int32] = []
+    /// One bit per vocabulary id that occurs anywhere in `ids`, so most terms are
+    /// rejected without scanning.
+    var present: [UInt64]
     /// Lower-cased word text parallel to `ids`, only when some rule has a wildcard.
     var texts: [String] = []
     var addresses: [AddressEntry] = []
+    /// Lower-cased addresses parallel to `addresses`, only when some rule has a wildcard.
+    var addressTexts: [String] = []
+    /// The `AddressField` bits of headers that hold one of the identities.
+    var meFields: UInt8 = 0
     var subject = Span()
     var snippet = Span()
     var lists = Span()
     var listLowered = ""
     var labels = Span()
     var attachments: [AttachmentEntry] = []
+    /// Lower-cased file names parallel to `attachments`, only when some rule has a wildcard.
+    var attachmentTexts: [String] = []
     var seen = false
     var flagged = false
     var size = 0
@@ -54,42 +60,40 @@ public struct MessageIndex: Sendable {
 
     /// Indexes `message` against the vocabulary of `rules`.
     public init(_ message: Message, rules: CompiledRules) {
-        let vocabulary = rules.vocabulary
-        let keepText = rules.keepsText
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(64)
+        present = Array(repeating: 0, count: (rules.vocabulary.count + 63) / 64)
+        var builder = Builder(rules: rules)
         ids.reserveCapacity(96)
 
-        for a in message.from { addAddress(a.address, name: a.name, field: AddressField.from, rules, keepText, &buffer) }
-        for a in message.to { addAddress(a.address, name: a.name, field: AddressField.to, rules, keepText, &buffer) }
-        for a in message.cc { addAddress(a.address, name: a.name, field: AddressField.cc, rules, keepText, &buffer) }
-        for a in message.bcc { addAddress(a.address, name: a.name, field: AddressField.bcc, rules, keepText, &buffer) }
-        for a in message.replyTo { addAddress(a.address, name: a.name, field: AddressField.replyTo, rules, keepText, &buffer) }
-        for a in message.deliveredTo { addAddress(a, name: nil, field: AddressField.deliveredTo, rules, keepText, &buffer) }
+        for a in message.from { addAddress(a.address, name: a.name, field: AddressField.from, &builder) }
+        for a in message.to { addAddress(a.address, name: a.name, field: AddressField.to, &builder) }
+        for a in message.cc { addAddress(a.address, name: a.name, field: AddressField.cc, &builder) }
+        for a in message.bcc { addAddress(a.address, name: a.name, field: AddressField.bcc, &builder) }
+        for a in message.replyTo { addAddress(a.address, name: a.name, field: AddressField.replyTo, &builder) }
+        for a in message.deliveredTo { addAddress(a, name: nil, field: AddressField.deliveredTo, &builder) }
 
-        if let s = message.subject { subject = addWords(s, vocabulary, keepText, &buffer) }
-        if !message.snippet.isEmpty { snippet = addWords(message.snippet, vocabulary, keepText, &buffer) }
+        if let s = message.subject { subject = addWords(s, &builder) }
+        if !message.snippet.isEmpty { snippet = addWords(message.snippet, &builder) }
 
         if let list = message.listID {
-            WordSplitter.lowercasedBytes(list, into: &buffer)
-            lists = addSuffixes(buffer, from: 0, vocabulary, keepText)
-            if keepText { listLowered = String(decoding: buffer, as: UTF8.self) }
+            WordSplitter.lowercasedBytes(list, into: &builder.lowered)
+            lists = addSuffixes(from: 0, &builder)
+            if builder.keepText { listLowered = String(decoding: builder.lowered, as: UTF8.self) }
         }
         if !message.server.labels.isEmpty {
             labels.start = Int32(ids.count)
-            for label in message.server.labels { ids.append(vocabulary.id(of: LabelName.normalize(label))); if keepText { texts.append("") } }
+            for label in message.server.labels { add(builder.vocabulary.id(of: LabelName.normalize(label)), "", builder.keepText) }
             labels.end = Int32(ids.count)
         }
         for name in message.attachments {
-            WordSplitter.lowercasedBytes(name, into: &buffer)
-            let whole = buffer.withUnsafeBufferPointer { vocabulary.id(of: $0) }
-            var ext: Int32 = -1
-            if let dot = buffer.lastIndex(of: UInt8(ascii: ".")) {
-                ext = buffer.withUnsafeBufferPointer { vocabulary.id(of: UnsafeBufferPointer(rebasing: $0[(dot + 1)...])) }
+            WordSplitter.lowercasedBytes(name, into: &builder.lowered)
+            let vocabulary = builder.vocabulary
+            let (whole, ext) = builder.lowered.withUnsafeBufferPointer { bytes -> (Int32, Int32) in
+                let whole = vocabulary.id(of: bytes)
+                guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")) else { return (whole, -1) }
+                return (whole, vocabulary.id(of: UnsafeBufferPointer(rebasing: bytes[(dot + 1)...])))
             }
-            let lowered = keepText ? String(decoding: buffer, as: UTF8.self) : ""
-            let words = addWords(name, vocabulary, keepText, &buffer)
-            attachments.append(AttachmentEntry(whole: whole, ext: ext, words: words, lowered: lowered))
+            if builder.keepText { attachmentTexts.append(String(decoding: builder.lowered, as: UTF8.self)) }
+            attachments.append(AttachmentEntry(whole: whole, ext: ext, words: addWords(name, &builder)))
         }
         seen = message.server.isSeen
         flagged = message.server.isFlagged
@@ -97,87 +101,138 @@ public struct MessageIndex: Sendable {
         time = message.date?.secondsSince1970 ?? message.server.internalDate
     }
 
-    private mutating func addWords<S: StringProtocol>(_ text: S, _ vocabulary: Vocabulary, _ keepText: Bool, _ buffer: inout [UInt8]) -> Span {
+    /// What building needs besides the index itself: the rules' vocabulary and scratch space.
+    private struct Builder {
+        let vocabulary: Vocabulary
+        let identityIDs: [Int32]
+        let keepText: Bool
+        var lowered: [UInt8] = []
+        var scratch: [UInt8] = []
+
+        init(rules: CompiledRules) {
+            vocabulary = rules.vocabulary
+            identityIDs = rules.identityIDs
+            keepText = rules.keepsText
+            lowered.reserveCapacity(64)
+            scratch.reserveCapacity(64)
+        }
+    }
+
+    @inline(__always)
+    private mutating func add(_ id: Int32, _ text: @autoclosure () -> String, _ keepText: Bool) {
+        ids.append(id)
+        mark(id)
+        if keepText { texts.append(text()) }
+    }
+
+    @inline(__always)
+    private mutating func mark(_ id: Int32) {
+        if id >= 0 { present[Int(id) >> 6] |= 1 << UInt64(id & 63) }
+    }
+
+    private mutating func addWords<S: StringProtocol>(_ text: S, _ builder: inout Builder) -> Span {
         let start = Int32(ids.count)
-        WordSplitter.forEachWord(in: text, buffer: &buffer) { word in
-            ids.append(vocabulary.id(of: word))
-            if keepText { texts.append(String(decoding: word, as: UTF8.self)) }
+        let vocabulary = builder.vocabulary
+        let keepText = builder.keepText
+        WordSplitter.forEachWord(in: text, buffer: &builder.scratch) { word in
+            add(vocabulary.id(of: word), String(decoding: word, as: UTF8.self), keepText)
         }
         return Span(start: start, end: Int32(ids.count))
     }
 
-    /// Ids of `bytes[from...]` and of what follows each `.` in it, where rules mention them.
-    private mutating func addSuffixes(_ bytes: [UInt8], from: Int, _ vocabulary: Vocabulary, _ keepText: Bool) -> Span {
+    /// Words of `builder.lowered[range]`, which is already lower-cased.
+    private mutating func addLoweredWords(_ range: Range<Int>, _ builder: inout Builder) -> Span {
         let start = Int32(ids.count)
+        let vocabulary = builder.vocabulary
+        let keepText = builder.keepText
+        let bytes = builder.lowered
+        bytes.withUnsafeBufferPointer { all in
+            WordSplitter.scan(UnsafeBufferPointer(rebasing: all[range]), &builder.scratch) { word in
+                add(vocabulary.id(of: word), String(decoding: word, as: UTF8.self), keepText)
+            }
+        }
+        return Span(start: start, end: Int32(ids.count))
+    }
+
+    /// Ids of `builder.lowered[from...]` and of what follows each `.` in it, where rules mention them.
+    private mutating func addSuffixes(from: Int, _ builder: inout Builder) -> Span {
+        let start = Int32(ids.count)
+        let vocabulary = builder.vocabulary
+        let bytes = builder.lowered
         bytes.withUnsafeBufferPointer { all in
             var i = from
             while i < all.count {
                 let id = vocabulary.id(of: UnsafeBufferPointer(rebasing: all[i...]))
-                if id >= 0 { ids.append(id) }
+                if id >= 0 { add(id, "", builder.keepText) }
                 guard let dot = all[i...].firstIndex(of: UInt8(ascii: ".")) else { break }
                 i = dot + 1
             }
         }
-        if keepText, texts.count < ids.count { texts.append(contentsOf: repeatElement("", count: ids.count - texts.count)) }
         return Span(start: start, end: Int32(ids.count))
     }
 
-    private mutating func addAddress(_ address: String, name: String?, field: UInt8, _ rules: CompiledRules,
-                                     _ keepText: Bool, _ buffer: inout [UInt8]) {
-        let vocabulary = rules.vocabulary
-        WordSplitter.lowercasedBytes(address, into: &buffer)
-        let addressID = buffer.withUnsafeBufferPointer { vocabulary.id(of: $0) }
-        let lowered = keepText ? String(decoding: buffer, as: UTF8.self) : ""
+    private mutating func addAddress(_ address: String, name: String?, field: UInt8, _ builder: inout Builder) {
+        WordSplitter.lowercasedBytes(address, into: &builder.lowered)
+        let vocabulary = builder.vocabulary
+        let addressID = builder.lowered.withUnsafeBufferPointer { vocabulary.id(of: $0) }
+        mark(addressID)
+        if builder.keepText { addressTexts.append(String(decoding: builder.lowered, as: UTF8.self)) }
+        let at = builder.lowered.lastIndex(of: UInt8(ascii: "@"))
         var domains = Span(start: Int32(ids.count), end: Int32(ids.count))
-        if let at = buffer.lastIndex(of: UInt8(ascii: "@")) {
-            domains = addSuffixes(buffer, from: at + 1, vocabulary, keepText)
-        }
+        if let at { domains = addSuffixes(from: at + 1, &builder) }
+        let count = builder.lowered.count
+        let local = addLoweredWords(0..<(at ?? count), &builder)
+        let rest = at.map { addLoweredWords(($0 + 1)..<count, &builder) } ?? Span(start: local.end, end: local.end)
+        let words = Span(start: local.start, end: rest.end)
         var nameSpan = Span(start: Int32(ids.count), end: Int32(ids.count))
-        if let name { nameSpan = addWords(name, vocabulary, keepText, &buffer) }
-        var local: Span
-        var words: Span
-        if let at = address.lastIndex(of: "@") {
-            local = addWords(address[..<at], vocabulary, keepText, &buffer)
-            let rest = addWords(address[at...], vocabulary, keepText, &buffer)
-            words = Span(start: local.start, end: rest.end)
-        } else {
-            local = addWords(address, vocabulary, keepText, &buffer)
-            words = local
-        }
-        let isMe = addressID >= 0 && rules.identityIDs.contains(addressID)
+        if let name { nameSpan = addWords(name, &builder) }
+        let isMe = addressID >= 0 && builder.identityIDs.contains(addressID)
+        if isMe { meFields |= field }
         addresses.append(AddressEntry(field: field, addressID: addressID, isMe: isMe, name: nameSpan, words: words,
-                                      local: local, domains: domains, lowered: lowered))
+                                      local: local, domains: domains))
     }
 
     // MARK: - Queries used by terms
 
+    /// Whether `id` occurs anywhere in the message.
+    @inline(__always)
+    func isPresent(_ id: Int32) -> Bool {
+        id >= 0 && present[Int(id) >> 6] & (1 << UInt64(id & 63)) != 0
+    }
+
     /// Whether `span` contains `id`.
     @inline(__always)
     func contains(_ span: Span, _ id: Int32) -> Bool {
-        var i = Int(span.start)
-        let end = Int(span.end)
-        while i < end {
-            if ids[i] == id { return true }
-            i += 1
+        guard isPresent(id) else { return false }
+        return ids.withUnsafeBufferPointer { ids in
+            var i = Int(span.start)
+            let end = Int(span.end)
+            while i < end {
+                if ids[i] == id { return true }
+                i += 1
+            }
+            return false
         }
-        return false
     }
 
-    /// Whether `span` contains the consecutive words `phrase`.
+    /// Whether `span` contains the consecutive words `phrase` (ids in `pool`).
     @inline(__always)
-    func contains(_ span: Span, phrase: [Int32]) -> Bool {
-        let n = phrase.count
-        if n == 1 { return contains(span, phrase[0]) }
+    func contains(_ span: Span, phrase: Phrase, pool: UnsafeBufferPointer<Int32>) -> Bool {
+        let n = Int(phrase.count)
+        let p = Int(phrase.start)
+        if n == 1 { return contains(span, pool[p]) }
         let start = Int(span.start), end = Int(span.end)
-        guard n > 0, end - start >= n else { return false }
-        var i = start
-        while i + n <= end {
-            var j = 0
-            while j < n, ids[i + j] == phrase[j] { j += 1 }
-            if j == n { return true }
-            i += 1
+        guard n > 0, end - start >= n, isPresent(pool[p]) else { return false }
+        return ids.withUnsafeBufferPointer { ids in
+            var i = start
+            while i + n <= end {
+                var j = 0
+                while j < n, ids[i + j] == pool[p + j] { j += 1 }
+                if j == n { return true }
+                i += 1
+            }
+            return false
         }
-        return false
     }
 
     /// Whether some word in `span` matches `glob` (needs `texts`).

@@ -1,10 +1,16 @@
 /// A query operator such as `from:`; nil field means a bare word or phrase.
 public enum QueryField: String, CaseIterable, Hashable, Sendable {
+    /// Address headers: `from:` `to:` `cc:` `bcc:` `replyto:` `deliveredto:`.
     case from, to, cc, bcc, replyto, deliveredto
+    /// `subject:` `list:` `label:` `has:` `filename:` `is:`.
     case subject, list, label, has, filename, `is`
+    /// Size in bytes: `larger:` `smaller:`.
     case larger, smaller
+    /// `older_than:` an age.
     case olderThan = "older_than"
+    /// `newer_than:` an age.
     case newerThan = "newer_than"
+    /// Days in the configured time zone: `after:` `before:`.
     case after, before
 
     /// The operator as written, with its colon: `from:`.

@@ -14,34 +14,65 @@ struct QueryProgram: Sendable {
     var nodes: [Node] = []
     var children: [Int32] = []
     var terms: [CompiledTerm] = []
+    /// Word ids of every phrase, pointed into by `Phrase`.
+    var words: [Int32] = []
+    /// Every wildcard pattern, indexed by the glob terms.
+    var globs: [Glob] = []
     /// Each node as written (`-to:me`, `from:boss@example.test`), for "why" output.
     var texts: [String] = []
 
     /// Whether node `n` matches.
     func matches(_ n: Int32, _ ix: MessageIndex, now: Int64) -> Bool {
+        nodes.withUnsafeBufferPointer { nodes in
+            children.withUnsafeBufferPointer { children in
+                terms.withUnsafeBufferPointer { terms in
+                    words.withUnsafeBufferPointer { pool in
+                        Self.evaluate(n, nodes, children, terms, pool, globs, ix, now)
+                    }
+                }
+            }
+        }
+    }
+
+    private static func evaluate(_ n: Int32, _ nodes: UnsafeBufferPointer<Node>, _ children: UnsafeBufferPointer<Int32>,
+                                 _ terms: UnsafeBufferPointer<CompiledTerm>, _ pool: UnsafeBufferPointer<Int32>,
+                                 _ globs: [Glob], _ ix: MessageIndex, _ now: Int64) -> Bool {
         let node = nodes[Int(n)]
         switch node.kind {
         case .term:
-            return terms[Int(node.a)].matches(ix, now: now)
+            return terms[Int(node.a)].matches(ix, now: now, pool: pool, globs: globs)
         case .and:
             var i = Int(node.a)
             while i < Int(node.b) {
-                if !matches(children[i], ix, now: now) { return false }
+                if !evaluate(children[i], nodes, children, terms, pool, globs, ix, now) { return false }
                 i += 1
             }
             return true
         case .or:
             var i = Int(node.a)
             while i < Int(node.b) {
-                if matches(children[i], ix, now: now) { return true }
+                if evaluate(children[i], nodes, children, terms, pool, globs, ix, now) { return true }
                 i += 1
             }
             return false
         case .not:
-            return !matches(node.a, ix, now: now)
+            return !evaluate(node.a, nodes, children, terms, pool, globs, ix, now)
         case .never:
             return false
         }
+    }
+
+    /// Stores a phrase's word ids and returns where.
+    mutating func phrase(_ ids: [Int32]) -> Phrase {
+        let start = Int32(words.count)
+        words.append(contentsOf: ids)
+        return Phrase(start: start, count: Int32(ids.count))
+    }
+
+    /// Stores a wildcard pattern and returns its index.
+    mutating func glob(_ pattern: String) -> Int32 {
+        globs.append(Glob(pattern))
+        return Int32(globs.count - 1)
     }
 
     /// The terms that make node `n` match (call only when it does): every term of an
@@ -63,7 +94,7 @@ struct QueryProgram: Sendable {
     }
 
     /// Appends `query` and returns its root node.
-    mutating func append(_ query: QueryNode, compile: (QueryTerm) -> CompiledTerm) -> Int32 {
+    mutating func append(_ query: QueryNode, compile: (QueryTerm, inout QueryProgram) -> CompiledTerm) -> Int32 {
         switch query {
         case .and(let items), .or(let items):
             let kids = items.map { append($0, compile: compile) }
@@ -76,7 +107,8 @@ struct QueryProgram: Sendable {
             let c = append(child, compile: compile)
             return add(Node(kind: .not, a: c, b: 0), query.display)
         case .term(let term):
-            terms.append(compile(term))
+            let compiled = compile(term, &self)
+            terms.append(compiled)
             return add(Node(kind: .term, a: Int32(terms.count - 1), b: 0), term.text)
         case .invalid:
             return add(Node(kind: .never, a: 0, b: 0), "?")

@@ -21,8 +21,8 @@ public enum RuleCompiler {
             } else {
                 firstByName[rule.name] = rule
             }
-            let root = program.append(rule.query) { term in
-                compileTerm(term, path: rule.path, environment: environment, vocabulary: &vocabulary,
+            let root = program.append(rule.query) { term, program in
+                compileTerm(term, path: rule.path, environment: environment, program: &program, vocabulary: &vocabulary,
                             keepsText: &keepsText, diagnostics: &diagnostics)
             }
             compiled.append(CompiledRule(name: rule.name, path: rule.path, line: rule.nameSpan.line, actions: rule.actions,
@@ -34,12 +34,12 @@ public enum RuleCompiler {
     }
 
     private static func compileTerm(_ term: QueryTerm, path: String, environment: RuleEnvironment,
-                                    vocabulary: inout Vocabulary, keepsText: inout Bool,
+                                    program: inout QueryProgram, vocabulary: inout Vocabulary, keepsText: inout Bool,
                                     diagnostics: inout [Diagnostic]) -> CompiledTerm {
-        func ids(_ words: [String]) -> [Int32] { words.map { vocabulary.intern($0) } }
-        func glob(_ pattern: String) -> Glob {
+        func ids(_ words: [String]) -> Phrase { program.phrase(words.map { vocabulary.intern($0) }) }
+        func glob(_ pattern: String) -> Int32 {
             keepsText = true
-            return Glob(pattern)
+            return program.glob(pattern)
         }
         switch term.predicate {
         case .text(.words(let words)): return .text(ids(words))

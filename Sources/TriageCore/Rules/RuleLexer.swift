@@ -12,7 +12,10 @@ public struct RuleLexer {
     private var diagnostics: [Diagnostic] = []
 
     private init(source: String, path: String) {
-        self.chars = Array(source)
+        var chars = Array(source)
+        // A byte-order mark some editors write is not part of the first line's text.
+        if chars.first == "\u{FEFF}" { chars.removeFirst() }
+        self.chars = chars
         self.path = path
     }
 

@@ -20,13 +20,17 @@ public struct RuleParser {
     private let path: String
     private var current = 0
     private var diagnostics: [Diagnostic] = []
+    /// The rule being parsed once its query is complete, kept if its actions fail.
+    private var recovered: RuleDefinition?
 
     private init(tokens: [Token], path: String) {
         self.tokens = tokens
         self.path = path
     }
 
-    /// Parses one rule file. Returns the rules that parsed and every diagnostic, in source order.
+    /// Parses one rule file. Returns the rules that parsed (with those whose actions had an
+    /// error, so whole-set checks see them) and every diagnostic, in source order. A file
+    /// with diagnostics must not be run.
     public static func parse(_ source: String, path: String) -> ([RuleDefinition], [Diagnostic]) {
         let (tokens, lexical) = RuleLexer.tokenize(source, path: path)
         var parser = RuleParser(tokens: tokens, path: path)
@@ -104,7 +108,15 @@ public struct RuleParser {
         var rules: [RuleDefinition] = []
         while peek.kind != .end {
             if peek.isWord("rule") {
-                do { rules.append(try parseRule()) } catch { synchronize() }
+                do {
+                    rules.append(try parseRule())
+                } catch {
+                    // A rule whose actions failed still has a good name and query: keep it so
+                    // that checks over all rules (duplicate names, 'me') see it too.
+                    if let partial = recovered { rules.append(partial) }
+                    synchronize()
+                }
+                recovered = nil
             } else {
                 error(peek.span, "expected 'rule' to start a rule, found \(peek.quoted)")
                 advance()
@@ -154,6 +166,7 @@ public struct RuleParser {
             throw error(expectedSpan, "missing 'then' after the query of rule \"\(name)\"")
         }
         advance()
+        recovered = RuleDefinition(name: name, nameSpan: nameToken.span, path: path, query: query, actions: [])
         let actions = try parseActions()
         return RuleDefinition(name: name, nameSpan: nameToken.span, path: path, query: query, actions: actions)
     }
@@ -450,8 +463,8 @@ public struct RuleParser {
             }
             var days: Int?
             if peek.isWord("in") {
-                let inToken = advance()
-                days = try parseDays(after: inToken)
+                advance()
+                days = try parseDays()
             }
             return .queue(name: queue, inDays: days)
         case "remind": return .remind(try parseReminder(templates: true, bareTitle: false))
@@ -504,7 +517,7 @@ public struct RuleParser {
     }
 
     /// `N days` after an `in`.
-    private mutating func parseDays(after inToken: Token) throws -> Int {
+    private mutating func parseDays() throws -> Int {
         let number = peek
         var days = 0
         switch number.kind {
@@ -537,6 +550,10 @@ public struct RuleParser {
 
     private static let clauses = ["in", "on", "at", "near", "note"]
 
+    private static func isClause(_ token: Token) -> Bool {
+        token.kind == .word && clauses.contains(token.text.lowercased())
+    }
+
     private mutating func parseReminder(templates: Bool, bareTitle: Bool) throws -> ReminderSpec {
         let titleToken = peek
         var title: String
@@ -544,10 +561,18 @@ public struct RuleParser {
             advance()
             title = titleToken.text
             if templates { checkPlaceholders(titleToken) }
-        } else if bareTitle, titleToken.kind == .word, !Self.clauses.contains(titleToken.text.lowercased()) {
-            var words: [String] = []
-            while peek.kind == .word, !Self.clauses.contains(peek.text.lowercased()) { words.append(advance().text) }
-            title = words.joined(separator: " ")
+        } else if bareTitle, titleToken.kind != .end, !Self.isClause(titleToken) {
+            // Bare words up to the first clause, spaced as written.
+            title = ""
+            while peek.kind != .end, !Self.isClause(peek) {
+                let token = advance()
+                if !title.isEmpty, token.spaceBefore { title += " " }
+                switch token.kind {
+                case .string: title += "\"\(token.text)\""
+                case .op: title += token.text + ":"
+                default: title += token.text
+                }
+            }
         } else {
             throw error(expectedSpan, "remind needs a title in quotes, as in remind \"Call back\"")
         }
@@ -564,7 +589,7 @@ public struct RuleParser {
             seen.insert(clause)
             switch clause {
             case "in":
-                spec.due = .inDays(try parseDays(after: keyword))
+                spec.due = .inDays(try parseDays())
             case "on":
                 let date = peek
                 guard date.kind == .word else { throw error(expectedSpan, "expected a date after 'on', as in on 2026-12-01") }

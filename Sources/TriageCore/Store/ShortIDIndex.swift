@@ -1,31 +1,79 @@
 /// Git-style short ids over every id of one record kind: each id is shown by its
 /// shortest unique prefix (at least four digits), and any unique prefix is accepted.
+///
+/// Ids are kept as 128-bit numbers, so indexing 100,000 of them is a fast sort.
 public struct ShortIDIndex: Sendable {
-    /// The ids, sorted, as bytes (ids are ASCII hex).
-    private let ids: [[UInt8]]
+    /// A 32-hex-digit id as a number (`hi` holds the first 16 digits).
+    struct Key: Comparable, Hashable, Sendable {
+        var hi: UInt64
+        var lo: UInt64
 
-    /// Indexes `ids` (duplicates are ignored).
+        static func < (a: Key, b: Key) -> Bool { (a.hi, a.lo) < (b.hi, b.lo) }
+
+        /// Parses exactly 32 lower- or upper-case hex digits.
+        init?<C: Collection>(hex: C) where C.Element == UInt8 {
+            guard hex.count == RecordID.length else { return nil }
+            var hi: UInt64 = 0, lo: UInt64 = 0
+            for (i, b) in hex.enumerated() {
+                guard let v = ShortIDIndex.nibble(b) else { return nil }
+                if i < 16 { hi = hi << 4 | v } else { lo = lo << 4 | v }
+            }
+            self.hi = hi
+            self.lo = lo
+        }
+
+        init(hi: UInt64, lo: UInt64) {
+            self.hi = hi
+            self.lo = lo
+        }
+
+        /// How many leading hex digits two keys share (0...32).
+        func commonDigits(_ other: Key) -> Int {
+            let h = hi ^ other.hi
+            if h != 0 { return h.leadingZeroBitCount / 4 }
+            return 16 + (lo ^ other.lo).leadingZeroBitCount / 4
+        }
+
+        var hex: String {
+            let digits = Array("0123456789abcdef".utf8)
+            var out = [UInt8](repeating: 0, count: 32)
+            for i in 0..<16 {
+                out[i] = digits[Int(hi >> UInt64(60 - 4 * i) & 15)]
+                out[16 + i] = digits[Int(lo >> UInt64(60 - 4 * i) & 15)]
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    /// The ids, sorted and unique.
+    private let keys: [Key]
+
+    /// Indexes `ids` (duplicates and malformed ids are ignored).
     public init(_ ids: some Sequence<String>) {
-        var sorted = ids.map { Array($0.utf8) }
-        sorted.sort { $0.lexicographicallyPrecedes($1) }
-        var unique: [[UInt8]] = []
+        self.init(keys: ids.compactMap { Key(hex: Array($0.utf8)) })
+    }
+
+    init(keys: [Key]) {
+        var sorted = keys
+        sorted.sort()
+        var unique: [Key] = []
         unique.reserveCapacity(sorted.count)
-        for id in sorted where unique.last != id { unique.append(id) }
-        self.ids = unique
+        for key in sorted where unique.last != key { unique.append(key) }
+        self.keys = unique
     }
 
     /// How many ids are indexed.
-    public var count: Int { ids.count }
+    public var count: Int { keys.count }
 
     /// The shortest prefix of `id` that no other indexed id shares (at least four digits).
     public func short(_ id: String) -> String {
-        let key = Array(id.utf8)
+        guard let key = Key(hex: Array(id.utf8)) else { return id }
         let i = lowerBound(key)
         var needed = 0
-        if i > 0 { needed = max(needed, commonPrefix(ids[i - 1], key)) }
-        let next = i < ids.count && ids[i] == key ? i + 1 : i
-        if next < ids.count { needed = max(needed, commonPrefix(ids[next], key)) }
-        return String(id.prefix(min(id.count, max(RecordID.minimumShortLength, needed + 1))))
+        if i > 0 { needed = max(needed, keys[i - 1].commonDigits(key)) }
+        let next = i < keys.count && keys[i] == key ? i + 1 : i
+        if next < keys.count { needed = max(needed, keys[next].commonDigits(key)) }
+        return String(id.prefix(min(RecordID.length, max(RecordID.minimumShortLength, needed + 1))))
     }
 
     /// The result of looking up what a person typed.
@@ -42,13 +90,16 @@ public struct ShortIDIndex: Sendable {
 
     /// The ids starting with `prefix` (case-insensitive).
     public func match(_ prefix: String) -> Match {
-        let key = Array(prefix.lowercased().utf8)
-        guard key.count >= RecordID.minimumShortLength, key.count <= RecordID.length,
-              key.allSatisfy(RecordID.isHexDigit) else { return .malformed }
-        var i = lowerBound(key)
+        let digits = Array(prefix.utf8)
+        guard digits.count >= RecordID.minimumShortLength, digits.count <= RecordID.length,
+              digits.allSatisfy({ ShortIDIndex.nibble($0) != nil }) else { return .malformed }
+        // The range of keys with this prefix: the prefix padded with 0s up to the prefix padded with fs.
+        let low = Key(hex: digits + Array(repeating: UInt8(ascii: "0"), count: RecordID.length - digits.count))!
+        let high = Key(hex: digits + Array(repeating: UInt8(ascii: "f"), count: RecordID.length - digits.count))!
+        var i = lowerBound(low)
         var found: [String] = []
-        while i < ids.count, ids[i].starts(with: key) {
-            found.append(String(decoding: ids[i], as: UTF8.self))
+        while i < keys.count, keys[i] <= high {
+            found.append(keys[i].hex)
             i += 1
         }
         switch found.count {
@@ -58,18 +109,21 @@ public struct ShortIDIndex: Sendable {
         }
     }
 
-    private func lowerBound(_ key: [UInt8]) -> Int {
-        var low = 0, high = ids.count
+    private func lowerBound(_ key: Key) -> Int {
+        var low = 0, high = keys.count
         while low < high {
             let mid = (low + high) / 2
-            if ids[mid].lexicographicallyPrecedes(key) { low = mid + 1 } else { high = mid }
+            if keys[mid] < key { low = mid + 1 } else { high = mid }
         }
         return low
     }
 
-    private func commonPrefix(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        var n = 0
-        while n < a.count, n < b.count, a[n] == b[n] { n += 1 }
-        return n
+    static func nibble(_ b: UInt8) -> UInt64? {
+        switch b {
+        case 48...57: return UInt64(b - 48)
+        case 97...102: return UInt64(b - 87)
+        case 65...70: return UInt64(b - 55)
+        default: return nil
+        }
     }
 }

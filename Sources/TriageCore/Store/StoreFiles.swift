@@ -35,26 +35,33 @@ enum StoreFiles {
 
     /// The `<id>.json` names in a folder, as ids; nil when the folder does not exist.
     static func recordIDs(in folder: String) throws -> [String]? {
+        var ids: [String] = []
+        let found = try forEachRecordName(in: folder) { ids.append(String(decoding: $0, as: UTF8.self)) }
+        return found ? ids : nil
+    }
+
+    /// Calls `body` with the id bytes of each `<32 lower-case hex>.json` name in a
+    /// folder (other names, such as temp files, are skipped). Returns false when
+    /// the folder does not exist.
+    static func forEachRecordName(in folder: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws -> Bool {
         guard let dir = opendir(folder) else {
-            if errno == ENOENT { return nil }
+            if errno == ENOENT { return false }
             throw StoreError.io(path: folder, operation: "list", errno: errno)
         }
         defer { closedir(dir) }
-        var ids: [String] = []
         let length = RecordID.length
         while let entry = readdir(dir) {
-            let id: String? = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+            withUnsafeBytes(of: &entry.pointee.d_name) { raw in
                 let bytes = raw.bindMemory(to: UInt8.self)
                 // `<32 hex>.json` and a NUL.
                 guard bytes.count > length + 5, bytes[length + 5] == 0,
                       bytes[length] == 46, bytes[length + 1] == 106, bytes[length + 2] == 115,
-                      bytes[length + 3] == 111, bytes[length + 4] == 110 else { return nil }
-                for i in 0..<length where !RecordID.isHexDigit(bytes[i]) { return nil }
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<length]), as: UTF8.self)
+                      bytes[length + 3] == 111, bytes[length + 4] == 110 else { return }
+                for i in 0..<length where !RecordID.isHexDigit(bytes[i]) { return }
+                body(UnsafeBufferPointer(rebasing: bytes[0..<length]))
             }
-            if let id { ids.append(id) }
         }
-        return ids
+        return true
     }
 
     /// Every name in a folder (for temp-file cleanup); empty when it does not exist.

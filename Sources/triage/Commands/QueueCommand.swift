@@ -23,6 +23,14 @@ enum QueueCommand: Command {
 
     """
 
+    /// By queue name, then oldest first (newest last), then id. Sorts indices so
+    /// the large records are not moved around.
+    static func sorted(_ entries: [QueueEntry]) -> [QueueEntry] {
+        let keys = entries.map { ($0.queue, $0.created.secondsSince1970, $0.id) }
+        let order = keys.indices.sorted { keys[$0] < keys[$1] }
+        return order.map { entries[$0] }
+    }
+
     static func run(_ args: [String], context: Context) throws -> ExitStatus {
         let a = try Arguments(args, flags: ["--all", "--json"], options: ["--config"], command: name)
         var words = a.positional
@@ -43,11 +51,11 @@ enum QueueCommand: Command {
             throw SimpleError(.usage, "queue: unexpected '\(words[1])'; usage: triage queue [list] [NAME] [--all] [--json]")
         }
         let access = try StoreAccess(configOption: a.value("--config"), context: context)
-        let listing = access.store.records(QueueEntry.self, in: a.has("--all") ? ["open", "done"] : ["open"])
+        let listing = access.store.queueEntries(a.has("--all") ? [.open, .done] : [.open])
         access.report(listing.problems, context)
         var entries = listing.records
         if let queue = words.first { entries = entries.filter { $0.queue == queue } }
-        entries.sort { ($0.queue, $0.created, $0.id) < ($1.queue, $1.created, $1.id) }
+        entries = QueueCommand.sorted(entries)
 
         if a.has("--json") {
             context.out(entries.map { $0.json.serialized + "\n" }.joined())

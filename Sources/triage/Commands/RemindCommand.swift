@@ -45,7 +45,7 @@ enum RemindCommand: Command {
             throw SimpleError(.usage, "remind: unexpected '\(words[0])'; usage: triage remind [list] [--all] [--json], or remind add|done|remove")
         }
         let access = try StoreAccess(configOption: a.value("--config"), context: context)
-        let listing = access.store.records(Reminder.self, in: a.has("--all") ? ["open", "done"] : ["open"])
+        let listing = access.store.reminders(a.has("--all") ? [.open, .done] : [.open])
         access.report(listing.problems, context)
         let reminders = listing.records.sorted(by: RemindCommand.order)
         if a.has("--json") {

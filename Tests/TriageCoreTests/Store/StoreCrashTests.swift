@@ -21,10 +21,14 @@ final class StoreCrashTests: XCTestCase {
             let start = Int(environment[Self.childStartVariable] ?? "0") ?? 0
             let store = Store(path: root, timeZone: StoreFixtures.zone)
             var n = start
-            while true { // until the parent kills this process
+            // Until the parent kills this process; the deadline only stops a child
+            // whose parent died first from running on.
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
                 try? Self.writeBatch(store, from: n)
                 n += Self.batchSize
             }
+            return
         }
         let folder = StoreFixtures.freshFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -198,6 +198,24 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(store.openQueueEntries().records, [])
     }
 
+    func testRepeatedIDsInOneUpdateAreChangedOnce() throws {
+        let a = StoreFixtures.digestEntry(1)
+        try store.put(a)
+        let changed = try store.markReported([a.id, a.id], day: CivilDate(year: 2026, month: 3, day: 2))
+        XCTAssertEqual(changed.map(\.id), [a.id])
+        XCTAssertEqual(store.records(DigestEntry.self, in: ["reported"]).records.map(\.id), [a.id])
+        XCTAssertThrowsError(try store.markReported(["../../etc"], day: CivilDate(year: 2026, month: 3, day: 2)))
+    }
+
+    func testARecordWithAMalformedIDIsRefused() throws {
+        var entry = StoreFixtures.queueEntry(1)
+        entry.id = "not-an-id"
+        XCTAssertThrowsError(try store.put(entry)) { error in
+            XCTAssertEqual((error as? StoreError)?.exitStatus, .dataError)
+        }
+        XCTAssertNil(try store.record(QueueEntry.self, id: "not-an-id"))
+    }
+
     func testUpdatingAnUnknownIDChangesNothing() throws {
         let entry = StoreFixtures.queueEntry(1)
         try store.put(entry)
@@ -248,17 +266,19 @@ final class StoreTests: XCTestCase {
         let reminder = StoreFixtures.reminder("Buy milk", place: place)
         try store.put(reminder)
         let text = String(decoding: try XCTUnwrap(StoreFixtures.bytes(store.path(of: reminder))), as: UTF8.self)
-        XCTAssertTrue(text.contains("\"radius_m\" : 150"), text)
-        XCTAssertTrue(text.contains("\"due\" : \"2026-03-04\""), text)
-        XCTAssertTrue(text.contains("\"at\" : \"09:30\""), text)
-        XCTAssertTrue(text.contains("\"created\" : \"2026-03-02T09:15:00+01:00\""), text)
+        XCTAssertTrue(text.contains("\"radius_m\": 150"), text)
+        XCTAssertTrue(text.contains("\"due\": \"2026-03-04\""), text)
+        XCTAssertTrue(text.contains("\"at\": \"09:30\""), text)
+        XCTAssertTrue(text.contains("\"created\": \"2026-03-02T09:15:00+01:00\""), text)
         XCTAssertTrue(text.hasSuffix("}\n"))
+        XCTAssertTrue(text.hasPrefix("{\n  \"id\": \"\(reminder.id)\",\n  \"title\": \"Buy milk\",\n"), text)
+        XCTAssertTrue(text.contains("\n  \"message\": null\n}"), text)
         XCTAssertEqual(store.openReminders().records, [reminder])
 
         let entry = StoreFixtures.queueEntry(3)
         try store.put(entry)
         let queueText = String(decoding: try XCTUnwrap(StoreFixtures.bytes(store.path(of: entry))), as: UTF8.self)
-        XCTAssertTrue(queueText.contains("\"message_id\" : \"msg3@example.test\""), queueText)
+        XCTAssertTrue(queueText.contains("\"message_id\": \"msg3@example.test\""), queueText)
         XCTAssertTrue(entry.json.serialized.hasPrefix("{\"id\":\"\(entry.id)\",\"queue\":\"rec\""))
     }
 

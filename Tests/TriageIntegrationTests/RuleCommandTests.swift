@@ -1,0 +1,131 @@
+import Foundation
+import XCTest
+
+/// `triage check` and `triage test`, run as the built binary.
+final class RuleCommandTests: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("rule-commands-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Rules"), withIntermediateDirectories: true)
+        try write("triage.conf", "[triage]\nme = me@example.test\nrules = Rules\ntimezone = America/Chicago\n")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func write(_ name: String, _ text: String) throws {
+        try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+
+    /// The `triage` binary next to the test bundle.
+    static var binary: URL {
+        let candidates = [Bundle.main.executableURL, Bundle(for: RuleCommandTests.self).executableURL, Bundle.main.bundleURL]
+        for case let url? in candidates {
+            var dir = url.deletingLastPathComponent()
+            for _ in 0..<3 {
+                let triage = dir.appendingPathComponent("triage")
+                if FileManager.default.isExecutableFile(atPath: triage.path) { return triage }
+                dir = dir.deletingLastPathComponent()
+            }
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/triage")
+    }
+
+    func run(_ args: [String], stdin: String = "") throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = args
+        process.currentDirectoryURL = folder
+        process.environment = ["HOME": folder.path, "XDG_CONFIG_HOME": folder.path, "PATH": "/usr/bin:/bin"]
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    func testCheckIsSilentWhenAllIsWell() throws {
+        try write("Rules/a.rules", "rule \"cc\" when cc:me -to:me then label \"no push\", digest \"FYI\"\n")
+        let result = try run(["check", "--config", "triage.conf"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.out, "")
+        XCTAssertEqual(result.err, "")
+    }
+
+    func testCheckPrintsEveryDiagnosticAndExits78() throws {
+        try write("Rules/a.rules", "rule \"typo\"\n  when form:boss@example.test\n  then flag\n")
+        try write("Rules/b.rules", "rule \"x\" when a then lable \"y\"\n")
+        let result = try run(["check", "--config", "triage.conf"])
+        XCTAssertEqual(result.status, 78)
+        XCTAssertEqual(result.out, "")
+        XCTAssertEqual(result.err, """
+        Rules/a.rules:2:8: error: unknown operator 'form:'; did you mean 'from:'?
+            2 |   when form:boss@example.test
+              |        ^~~~~
+        Rules/b.rules:1:22: error: unknown action 'lable'; did you mean 'label'?
+            1 | rule "x" when a then lable "y"
+              |                      ^~~~~
+
+        """)
+    }
+
+    func testCheckReportsConfigurationProblemsAndAnEmptyFolder() throws {
+        try write("bad.conf", "[triage]\ncolour = blue\n")
+        let bad = try run(["check", "--config", "bad.conf"])
+        XCTAssertEqual(bad.status, 78)
+        XCTAssertTrue(bad.err.hasPrefix("bad.conf:2: error: unknown key 'colour' in [triage]"), bad.err)
+
+        let empty = try run(["check", "--config", "triage.conf"])
+        XCTAssertEqual(empty.status, 78)
+        XCTAssertEqual(empty.err, "Rules: error: no rule files in this folder; add a file whose name ends in .rules (Rules/default.rules is a start)\n")
+    }
+
+    func testTestCommandPrintsOneJSONLinePerMessage() throws {
+        // Only the size is asserted on, so this holds whatever the MIME parser reads.
+        try write("Rules/size.rules", """
+        rule "big" when larger:100 then label "big", stop
+        rule "small" when smaller:100 then queue rec in 2 days
+        """)
+        try write("big.eml", "Subject: big\r\n\r\n" + String(repeating: "x", count: 300) + "\r\n")
+        let result = try run(["test", "--config", "triage.conf", "--now", "2026-03-02T23:30:00-06:00", "--json", "big.eml", "-"],
+                             stdin: "Subject: s\r\n\r\nhi\r\n")
+        XCTAssertEqual(result.err, "")
+        XCTAssertEqual(result.status, 0)
+        let lines = result.out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertTrue(lines[0].hasPrefix(#"{"file":"big.eml","message_id":"#), lines[0])
+        XCTAssertTrue(lines[0].hasSuffix(#","matched":[{"rule":"big","actions":[{"type":"label","name":"big"},{"type":"stop"}]}]}"#), lines[0])
+        XCTAssertTrue(lines[1].hasSuffix(#","matched":[{"rule":"small","actions":[{"type":"queue","queue":"rec","due":"2026-03-04"}]}]}"#), lines[1])
+
+        let human = try run(["test", "--config", "triage.conf", "big.eml"])
+        XCTAssertTrue(human.out.contains("  rule \"big\" (Rules/size.rules:1) matched on larger:100\n    label \"big\"\n    stop\n"), human.out)
+    }
+
+    func testTestCommandUsageAndMissingFiles() throws {
+        try write("Rules/a.rules", "rule a when larger:1 then flag\n")
+        let badNow = try run(["test", "--config", "triage.conf", "--now", "yesterday", "x.eml"])
+        XCTAssertEqual(badNow.status, 64)
+        XCTAssertTrue(badNow.err.contains("RFC 3339"), badNow.err)
+
+        try write("m.eml", "Subject: m\r\n\r\nbody\r\n")
+        let missing = try run(["test", "--config", "triage.conf", "--json", "nope.eml", "m.eml"])
+        XCTAssertEqual(missing.status, 66)
+        XCTAssertEqual(missing.err, "triage: test: cannot read nope.eml: no such file\n")
+        XCTAssertTrue(missing.out.hasPrefix(#"{"file":"m.eml""#), missing.out)
+
+        try write("Rules/b.rules", "rule b when form:x then flag\n")
+        let broken = try run(["test", "--config", "triage.conf", "m.eml"])
+        XCTAssertEqual(broken.status, 78)
+        XCTAssertTrue(broken.err.hasPrefix("Rules/b.rules:1:13: error: unknown operator 'form:'"), broken.err)
+        XCTAssertEqual(broken.out, "")
+    }
+}
