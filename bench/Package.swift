@@ -14,5 +14,11 @@ let package = Package(
         .executableTarget(name: "ParseBench", dependencies: [
             .product(name: "TriageKit", package: "triage"),
         ]),
+        .executableTarget(name: "RuleBench", dependencies: [
+            .product(name: "TriageKit", package: "triage"),
+        ]),
+        .executableTarget(name: "StoreBench", dependencies: [
+            .product(name: "TriageKit", package: "triage"),
+        ]),
     ]
 )
