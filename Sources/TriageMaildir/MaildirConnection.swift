@@ -164,6 +164,20 @@ public final class MaildirConnection: MailConnection {
         paths = [:]
     }
 
+    /// The flags and labels a Maildir file's name (and its folder's `dovecot-keywords`)
+    /// give, or nil when the file is not in a Maildir's `cur/` or `new/`.
+    public static func serverFacts(ofFile path: String) -> ServerFacts? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[parts.count - 2] == "cur" || parts[parts.count - 2] == "new" else { return nil }
+        let folder = parts.dropLast(2).joined(separator: "/")
+        let info = MaildirInfo(fileName: String(parts[parts.count - 1]))
+        let keywords = KeywordFile.load(folder.isEmpty ? "." : folder)
+        var facts = ServerFacts()
+        facts.flags = info.systemFlags
+        facts.labels = Set(info.keywordLetters.compactMap { keywords.name(of: $0) }.map(LabelCodec.label(for:)))
+        return facts
+    }
+
     // MARK: - Helpers
 
     private func openFolder() throws -> String {

@@ -2,6 +2,7 @@ import Foundation
 import TriageConfig
 import TriageCore
 import TriageMIME
+import TriageMaildir
 
 /// `triage test [--config FILE] [--now RFC3339] [--json] MESSAGE...`: shows what
 /// the rules would do to messages, without doing it.
@@ -54,7 +55,13 @@ enum TestCommand: Command {
                 status = max(status, .noInput)
                 continue
             }
-            let message = MessageParser.parse([UInt8](data))
+            var message = MessageParser.parse([UInt8](data))
+            // A file in a Maildir carries its flags and keywords in its name: use them,
+            // so `is:unread` and `label:` answer as they will in `triage run`.
+            if file != "-", let facts = MaildirConnection.serverFacts(ofFile: file) {
+                message.server.flags = facts.flags
+                message.server.labels = facts.labels
+            }
             let evaluation = RuleEvaluator.evaluate(message, rules: rules, now: now, explain: true)
             if a.has("--json") {
                 context.out(RuleTestReport.json(file: file, message: message, evaluation: evaluation, today: today).serialized + "\n")
