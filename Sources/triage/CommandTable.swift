@@ -1,14 +1,15 @@
-/// Every subcommand, in the order `triage --help` lists them.
+/// Every subcommand, in the order `triage --help` lists them: the cron job first,
+/// then the commands for getting rules right, then the store's, then the tools.
 enum CommandTable {
     static let all: [Command.Type] = [
-        InspectCommand.self,
+        RunCommand.self,
         CheckCommand.self,
         TestCommand.self,
-        RunCommand.self,
         QueueCommand.self,
         RemindCommand.self,
-        ExportCommand.self,
         DigestCommand.self,
+        ExportCommand.self,
+        InspectCommand.self,
     ]
 
     /// The command called `name`, if any.
