@@ -12,7 +12,7 @@ enum RunCommand: Command {
     static let summary = "process new mail of every account (the cron job)"
     static let help = """
     usage: triage run [--config FILE] [--all | --since YYYY-MM-DD] [--dry-run] [--verbose]
-                      [--account NAME]
+                      [--account NAME] [--batch-size N]
 
     Connects to each account, classifies the mail that is new since the last
     run with the rules, applies server actions (labels, moves, read flags),
@@ -28,6 +28,7 @@ enum RunCommand: Command {
                          nothing changes on the server, in the store or the state
       -v, --verbose      per-account counts and per-message decisions
       --account NAME     only this account
+      --batch-size N     messages per fetch and per store write (default 250)
       --config FILE      the configuration (default ~/.config/triage/triage.conf)
 
     Exit status: 0 success; 75 temporary failure (server unreachable, TLS,
