@@ -6,7 +6,6 @@ import XCTest
 /// binary, with `file:DIR` delivery into a temporary folder.
 final class DigestCommandTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let binary = root.appendingPathComponent(".build/debug/triage").path
     static let parseEmail = root.appendingPathComponent("Tests/Servers/parse_email.py").path
     static let zone = TimeZone(identifier: "America/Chicago")!
     /// A day far from the real clock, so explicit `--date` sends never meet `triage run`'s today.
@@ -18,7 +17,7 @@ final class DigestCommandTests: XCTestCase {
     var store: Store!
 
     override func setUpWithError() throws {
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.binary), "build first: swift build")
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: TriageProcess.binary.path), "build first: swift build")
         dir = FileManager.default.temporaryDirectory.path + "/triage-digest-cli-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir + "/Rules", withIntermediateDirectories: true)
         try writeConfig(smtp: "file:out")
@@ -71,22 +70,9 @@ final class DigestCommandTests: XCTestCase {
 
     @discardableResult
     private func triage(_ args: String..., expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> (out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = args + ["--config", dir + "/triage.conf"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = dir + "/xdg"
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let result = (String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-        XCTAssertEqual(process.terminationStatus, status, "triage \(args.joined(separator: " ")): \(result.1)", file: file, line: line)
-        return result
+        let result = try TriageProcess.run(args + ["--config", dir + "/triage.conf"], environment: ["XDG_DATA_HOME": dir + "/xdg"])
+        XCTAssertEqual(result.status, status, "triage \(args.joined(separator: " ")): \(result.err)", file: file, line: line)
+        return (result.out, result.err)
     }
 
     private func emlFiles() -> [String] {

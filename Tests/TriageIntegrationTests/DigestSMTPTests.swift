@@ -7,7 +7,6 @@ import XCTest
 /// STARTTLS with a certificate from a test CA, and AUTH.
 final class DigestSMTPTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let binary = root.appendingPathComponent(".build/debug/triage").path
     static let server = root.appendingPathComponent("Tests/Servers/digest_smtpd.py").path
     static let parseEmail = root.appendingPathComponent("Tests/Servers/parse_email.py").path
     static let zone = TimeZone(identifier: "America/Chicago")!
@@ -92,18 +91,9 @@ final class DigestSMTPTests: XCTestCase {
 
     @discardableResult
     private func triage(_ args: String..., expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = args + ["--config", dir + "/triage.conf"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: errData, as: UTF8.self)
-        XCTAssertEqual(process.terminationStatus, status, "triage \(args.joined(separator: " ")): \(text)", file: file, line: line)
-        return text
+        let result = try TriageProcess.run(args + ["--config", dir + "/triage.conf"])
+        XCTAssertEqual(result.status, status, "triage \(args.joined(separator: " ")): \(result.err)", file: file, line: line)
+        return result.err
     }
 
     private func received() -> [String] {
