@@ -5,8 +5,6 @@ import XCTest
 /// `triage digest` and the digest at the end of `triage run`, through the built
 /// binary, with `file:DIR` delivery into a temporary folder.
 final class DigestCommandTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let parseEmail = root.appendingPathComponent("Tests/Servers/parse_email.py").path
     static let zone = TimeZone(identifier: "America/Chicago")!
     /// A day far from the real clock, so explicit `--date` sends never meet `triage run`'s today.
     static let day = CivilDate(year: 2030, month: 1, day: 15)
@@ -79,17 +77,8 @@ final class DigestCommandTests: XCTestCase {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir + "/out")) ?? []).filter { $0.hasSuffix(".eml") }.sorted()
     }
 
-    private func parse(_ path: String) throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.parseEmail, path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    private func parse(_ path: String) throws -> SMTPTestMailParser {
+        try SMTPTestMailParser.parse(URL(fileURLWithPath: path))
     }
 
     func testPreviewPrintsTheMessageAndChangesNothing() throws {
@@ -122,10 +111,10 @@ final class DigestCommandTests: XCTestCase {
         XCTAssertEqual(out, "", "silent on success")
         XCTAssertEqual(emlFiles().count, 1)
         let first = try parse(dir + "/out/" + emlFiles()[0])
-        XCTAssertEqual(first["subject"] as? String, "triage · Tue 15 Jan: 1 reminder, 1 to reconcile, 1 FYI")
-        XCTAssertEqual((first["headers"] as? [String])?.contains("Bcc"), false)
-        XCTAssertEqual((first["defects"] as? [String]) ?? ["?"], [])
-        XCTAssertEqual((first["html"] as? String)?.contains("&lt;script&gt;"), true)
+        XCTAssertEqual(first.subject, "triage · Tue 15 Jan: 1 reminder, 1 to reconcile, 1 FYI")
+        XCTAssertEqual(first.headers.contains("Bcc"), false)
+        XCTAssertEqual(first.defects, [])
+        XCTAssertEqual(first.html?.contains("&lt;script&gt;"), true)
         XCTAssertTrue(store.isDigestSent(Self.day))
         XCTAssertEqual(store.unreportedDigestEntries().records.count, 0)
 
@@ -137,7 +126,7 @@ final class DigestCommandTests: XCTestCase {
         XCTAssertEqual(emlFiles().count, 2)
         let forced = try parse(dir + "/out/" + emlFiles().first { !$0.hasPrefix(emlFiles()[0]) && $0 != emlFiles()[0] }!)
         // The day's digest entry is still in the resent digest of that day.
-        XCTAssertEqual(forced["subject"] as? String, "triage · Tue 15 Jan: 1 reminder, 1 to reconcile, 1 FYI")
+        XCTAssertEqual(forced.subject, "triage · Tue 15 Jan: 1 reminder, 1 to reconcile, 1 FYI")
     }
 
     func testRunSendsTheDueDigestOnce() throws {
