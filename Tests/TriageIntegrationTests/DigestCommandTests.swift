@@ -28,26 +28,7 @@ final class DigestCommandTests: XCTestCase {
     }
 
     private func writeConfig(smtp: String, hour: Int = 0) throws {
-        let config = """
-        [triage]
-        me = me@example.test
-        rules = Rules
-        store = store
-        timezone = America/Chicago
-
-        [digest]
-        to = Me <me@example.test>
-        from = triage <triage@example.test>
-        hour = \(hour)
-        smtp = \(smtp)
-        send_empty = no
-
-        """
-        try Data(config.utf8).write(to: URL(fileURLWithPath: dir + "/triage.conf"))
-        // `triage run` needs rules; one that matches nothing keeps the store as seeded.
-        try FileManager.default.createDirectory(atPath: dir + "/Rules", withIntermediateDirectories: true)
-        try Data("rule \"nothing\" when subject:\"never ever matches\" then stop\n".utf8)
-            .write(to: URL(fileURLWithPath: dir + "/Rules/none.rules"))
+        try DigestTestConfig.write(in: dir, me: "me@example.test", hour: hour, digest: ["smtp = \(smtp)"])
     }
 
     private func seed() throws {

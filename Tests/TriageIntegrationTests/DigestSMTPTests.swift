@@ -27,28 +27,12 @@ final class DigestSMTPTests: XCTestCase {
     }
 
     private func writeConfig(password: String = SMTPTestServer.password) throws {
-        let config = """
-        [triage]
-        rules = Rules
-        store = store
-        timezone = America/Chicago
-
-        [digest]
-        to = Me <\(recipient)>
-        from = triage <triage@example.test>
-        hour = 0
-        smtp = smtp://127.0.0.1:\(server.starttlsPort)
-        user = \(SMTPTestServer.user)
-        password_command = printf '%s' '\(password)'
-        ca_file = \(server.caFile)
-        send_empty = no
-
-        """
-        try Data(config.utf8).write(to: URL(fileURLWithPath: dir + "/triage.conf"))
-        // `triage run` needs rules; one that matches nothing keeps the store as seeded.
-        try FileManager.default.createDirectory(atPath: dir + "/Rules", withIntermediateDirectories: true)
-        try Data("rule \"nothing\" when subject:\"never ever matches\" then stop\n".utf8)
-            .write(to: URL(fileURLWithPath: dir + "/Rules/none.rules"))
+        try DigestTestConfig.write(in: dir, to: recipient, digest: [
+            "smtp = smtp://127.0.0.1:\(server.starttlsPort)",
+            "user = \(SMTPTestServer.user)",
+            "password_command = printf '%s' '\(password)'",
+            "ca_file = \(server.caFile)",
+        ])
     }
 
     private func seed() throws {
