@@ -47,8 +47,7 @@ let package = Package(
 
         // Tests find their fixtures through #filePath, so no resources are bundled.
         .testTarget(name: "TriageCoreTests", dependencies: ["TriageCore"], exclude: ["RuleCases", "Golden"]),
-        .testTarget(name: "TriageMIMETests", dependencies: ["TriageMIME", "TriageCore"],
-                    exclude: ["Fixtures", "python_email_reference.py"]),
+        .testTarget(name: "TriageMIMETests", dependencies: ["TriageMIME", "TriageCore"], exclude: ["Fixtures"]),
         .testTarget(name: "TriageAdapterTests", dependencies: [
             "TriageCore", "TriageConfig", "TriageICS", "TriageSMTP", "TriageMaildir",
         ]),

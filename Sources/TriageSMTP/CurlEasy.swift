@@ -82,6 +82,18 @@ final class CurlEasy {
         if code != CURLE_OK { throw OptionError(option: option, code: code) }
     }
 
+    /// Verified TLS (certificate chain against `trust`, and the host name) and
+    /// the connect and overall time limits, in seconds: the same for every
+    /// transfer triage makes, SMTP or webhook.
+    func setVerifiedTLS(_ trust: TLSTrust, connectTimeout: Double, timeout: Double) throws {
+        try set(CURLOPT_SSL_VERIFYPEER, 1)
+        try set(CURLOPT_SSL_VERIFYHOST, 2)
+        if let path = trust.systemCAPath, FileSystem.isDirectory(path) { try set(CURLOPT_CAPATH, path) }
+        if let caFile = trust.caFile { try set(CURLOPT_CAINFO, caFile) }
+        try set(CURLOPT_CONNECTTIMEOUT_MS, Int(connectTimeout * 1000))
+        try set(CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
+    }
+
     /// The bytes the read callback uploads.
     func setUpload(_ bytes: [UInt8]) throws {
         io.upload = bytes

@@ -68,12 +68,7 @@ public struct SMTPSender: MailDelivery {
             try curl.set(CURLOPT_URL, url)
             try curl.set(CURLOPT_PROTOCOLS_STR, "smtp,smtps")
             try curl.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue))
-            try curl.set(CURLOPT_SSL_VERIFYPEER, 1)
-            try curl.set(CURLOPT_SSL_VERIFYHOST, 2)
-            if let path = trust.systemCAPath, FileSystem.isDirectory(path) { try curl.set(CURLOPT_CAPATH, path) }
-            if let caFile = trust.caFile { try curl.set(CURLOPT_CAINFO, caFile) }
-            try curl.set(CURLOPT_CONNECTTIMEOUT_MS, Int(connectTimeout * 1000))
-            try curl.set(CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
+            try curl.setVerifiedTLS(trust, connectTimeout: connectTimeout, timeout: timeout)
             if let credentials {
                 try curl.set(CURLOPT_USERNAME, credentials.user)
                 try curl.set(CURLOPT_PASSWORD, credentials.password)

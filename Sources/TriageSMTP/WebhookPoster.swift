@@ -34,12 +34,7 @@ public struct WebhookPoster: Sendable {
             try curl.set(CURLOPT_URL, url)
             try curl.set(CURLOPT_PROTOCOLS_STR, "http,https")
             try curl.set(CURLOPT_FOLLOWLOCATION, 0)
-            try curl.set(CURLOPT_SSL_VERIFYPEER, 1)
-            try curl.set(CURLOPT_SSL_VERIFYHOST, 2)
-            if let path = trust.systemCAPath, FileSystem.isDirectory(path) { try curl.set(CURLOPT_CAPATH, path) }
-            if let caFile = trust.caFile { try curl.set(CURLOPT_CAINFO, caFile) }
-            try curl.set(CURLOPT_CONNECTTIMEOUT_MS, Int(connectTimeout * 1000))
-            try curl.set(CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
+            try curl.setVerifiedTLS(trust, connectTimeout: connectTimeout, timeout: timeout)
             try curl.set(CURLOPT_POST, 1)
             try curl.set(CURLOPT_POSTFIELDSIZE, body.count)
             try curl.set(CURLOPT_COPYPOSTFIELDS, json)

@@ -5,9 +5,6 @@ import XCTest
 /// `triage digest` and the digest at the end of `triage run`, through the built
 /// binary, with `file:DIR` delivery into a temporary folder.
 final class DigestCommandTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let binary = root.appendingPathComponent(".build/debug/triage").path
-    static let parseEmail = root.appendingPathComponent("Tests/Servers/parse_email.py").path
     static let zone = TimeZone(identifier: "America/Chicago")!
     /// A day far from the real clock, so explicit `--date` sends never meet `triage run`'s today.
     static let day = CivilDate(year: 2030, month: 1, day: 15)
@@ -18,7 +15,7 @@ final class DigestCommandTests: XCTestCase {
     var store: Store!
 
     override func setUpWithError() throws {
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.binary), "build first: swift build")
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: TriageProcess.binary.path), "build first: swift build")
         dir = FileManager.default.temporaryDirectory.path + "/triage-digest-cli-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir + "/Rules", withIntermediateDirectories: true)
         try writeConfig(smtp: "file:out")
@@ -31,26 +28,7 @@ final class DigestCommandTests: XCTestCase {
     }
 
     private func writeConfig(smtp: String, hour: Int = 0) throws {
-        let config = """
-        [triage]
-        me = me@example.test
-        rules = Rules
-        store = store
-        timezone = America/Chicago
-
-        [digest]
-        to = Me <me@example.test>
-        from = triage <triage@example.test>
-        hour = \(hour)
-        smtp = \(smtp)
-        send_empty = no
-
-        """
-        try Data(config.utf8).write(to: URL(fileURLWithPath: dir + "/triage.conf"))
-        // `triage run` needs rules; one that matches nothing keeps the store as seeded.
-        try FileManager.default.createDirectory(atPath: dir + "/Rules", withIntermediateDirectories: true)
-        try Data("rule \"nothing\" when subject:\"never ever matches\" then stop\n".utf8)
-            .write(to: URL(fileURLWithPath: dir + "/Rules/none.rules"))
+        try DigestTestConfig.write(in: dir, me: "me@example.test", hour: hour, digest: ["smtp = \(smtp)"])
     }
 
     private func seed() throws {
@@ -71,39 +49,17 @@ final class DigestCommandTests: XCTestCase {
 
     @discardableResult
     private func triage(_ args: String..., expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> (out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = args + ["--config", dir + "/triage.conf"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = dir + "/xdg"
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let result = (String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-        XCTAssertEqual(process.terminationStatus, status, "triage \(args.joined(separator: " ")): \(result.1)", file: file, line: line)
-        return result
+        let result = try TriageProcess.run(args + ["--config", dir + "/triage.conf"], environment: ["XDG_DATA_HOME": dir + "/xdg"])
+        XCTAssertEqual(result.status, status, "triage \(args.joined(separator: " ")): \(result.err)", file: file, line: line)
+        return (result.out, result.err)
     }
 
     private func emlFiles() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir + "/out")) ?? []).filter { $0.hasSuffix(".eml") }.sorted()
     }
 
-    private func parse(_ path: String) throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.parseEmail, path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    private func parse(_ path: String) throws -> SMTPTestMailParser {
+        try SMTPTestMailParser.parse(URL(fileURLWithPath: path))
     }
 
     func testPreviewPrintsTheMessageAndChangesNothing() throws {
@@ -136,10 +92,10 @@ final class DigestCommandTests: XCTestCase {
         XCTAssertEqual(out, "", "silent on success")
         XCTAssertEqual(emlFiles().count, 1)
         let first = try parse(dir + "/out/" + emlFiles()[0])
-        XCTAssertEqual(first["subject"] as? String, "triage · Tue 15 Jan: 1 reminder, 1 to reconcile, 1 FYI")
-        XCTAssertEqual((first["headers"] as? [String])?.contains("Bcc"), false)
-        XCTAssertEqual((first["defects"] as? [String]) ?? ["?"], [])
-        XCTAssertEqual((first["html"] as? String)?.contains("&lt;script&gt;"), true)
+        XCTAssertEqual(first.subject, "triage · Tue 15 Jan: 1 reminder, 1 to reconcile, 1 FYI")
+        XCTAssertEqual(first.headers.contains("Bcc"), false)
+        XCTAssertEqual(first.defects, [])
+        XCTAssertEqual(first.html?.contains("&lt;script&gt;"), true)
         XCTAssertTrue(store.isDigestSent(Self.day))
         XCTAssertEqual(store.unreportedDigestEntries().records.count, 0)
 
@@ -151,7 +107,7 @@ final class DigestCommandTests: XCTestCase {
         XCTAssertEqual(emlFiles().count, 2)
         let forced = try parse(dir + "/out/" + emlFiles().first { !$0.hasPrefix(emlFiles()[0]) && $0 != emlFiles()[0] }!)
         // The day's digest entry is still in the resent digest of that day.
-        XCTAssertEqual(forced["subject"] as? String, "triage · Tue 15 Jan: 1 reminder, 1 to reconcile, 1 FYI")
+        XCTAssertEqual(forced.subject, "triage · Tue 15 Jan: 1 reminder, 1 to reconcile, 1 FYI")
     }
 
     func testRunSendsTheDueDigestOnce() throws {

@@ -2,73 +2,37 @@ import Foundation
 import TriageCore
 import XCTest
 
-/// The digest after `triage run`, received by a real SMTP server on loopback
-/// (Debian's python3-aiosmtpd, Tests/Servers/digest_smtpd.py) that requires
-/// STARTTLS with a certificate from a test CA, and AUTH.
+/// The digest after `triage run`, received by the integration tests' SMTP
+/// server on loopback (`SMTPTestServer`, Tests/Servers/smtpd.py, Debian's
+/// python3-aiosmtpd) on its listener that requires STARTTLS with a certificate
+/// from a test CA, and AUTH.
 final class DigestSMTPTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let binary = root.appendingPathComponent(".build/debug/triage").path
-    static let server = root.appendingPathComponent("Tests/Servers/digest_smtpd.py").path
-    static let parseEmail = root.appendingPathComponent("Tests/Servers/parse_email.py").path
     static let zone = TimeZone(identifier: "America/Chicago")!
 
     var dir = ""
-    var smtpd: Process!
-    var smtpdInput: Pipe!
-    var port = 0
+    var server: SMTPTestServer!
+    /// This test's own envelope recipient: the server is shared, so it tells this test's mail apart.
+    var recipient = ""
 
     override func setUpWithError() throws {
         dir = FileManager.default.temporaryDirectory.path + "/triage-digest-smtp-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir + "/Rules", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: dir + "/smtpd", withIntermediateDirectories: true)
-        smtpd = Process()
-        smtpd.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        smtpd.arguments = [Self.server, dir + "/smtpd"]
-        let out = Pipe()
-        smtpdInput = Pipe()
-        smtpd.standardOutput = out
-        smtpd.standardInput = smtpdInput
-        try smtpd.run()
-        // The first line is the port, once the server listens.
-        var line = Data()
-        while !line.contains(10) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        XCTAssertGreaterThan(port, 0, "the SMTP server did not start (is python3-aiosmtpd installed? scripts/install-deps --test)")
+        server = try SMTPTestServer.shared()
+        XCTAssertGreaterThan(server.starttlsPort, 0, "the SMTP server did not start (is python3-aiosmtpd installed? scripts/install-deps --test)")
+        recipient = "me-\(UUID().uuidString.prefix(8).lowercased())@example.test"
     }
 
     override func tearDown() {
-        try? smtpdInput?.fileHandleForWriting.close()
-        smtpd?.waitUntilExit()
         try? FileManager.default.removeItem(atPath: dir)
     }
 
-    private func writeConfig(password: String = "s3cret") throws {
-        let config = """
-        [triage]
-        rules = Rules
-        store = store
-        timezone = America/Chicago
-
-        [digest]
-        to = Me <me@example.test>
-        from = triage <triage@example.test>
-        hour = 0
-        smtp = smtp://127.0.0.1:\(port)
-        user = me
-        password_command = printf '%s' '\(password)'
-        ca_file = smtpd/ca.pem
-        send_empty = no
-
-        """
-        try Data(config.utf8).write(to: URL(fileURLWithPath: dir + "/triage.conf"))
-        // `triage run` needs rules; one that matches nothing keeps the store as seeded.
-        try FileManager.default.createDirectory(atPath: dir + "/Rules", withIntermediateDirectories: true)
-        try Data("rule \"nothing\" when subject:\"never ever matches\" then stop\n".utf8)
-            .write(to: URL(fileURLWithPath: dir + "/Rules/none.rules"))
+    private func writeConfig(password: String = SMTPTestServer.password) throws {
+        try DigestTestConfig.write(in: dir, to: recipient, digest: [
+            "smtp = smtp://127.0.0.1:\(server.starttlsPort)",
+            "user = \(SMTPTestServer.user)",
+            "password_command = printf '%s' '\(password)'",
+            "ca_file = \(server.caFile)",
+        ])
     }
 
     private func seed() throws {
@@ -92,55 +56,42 @@ final class DigestSMTPTests: XCTestCase {
 
     @discardableResult
     private func triage(_ args: String..., expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = args + ["--config", dir + "/triage.conf"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: errData, as: UTF8.self)
-        XCTAssertEqual(process.terminationStatus, status, "triage \(args.joined(separator: " ")): \(text)", file: file, line: line)
-        return text
+        let result = try TriageProcess.run(args + ["--config", dir + "/triage.conf"])
+        XCTAssertEqual(result.status, status, "triage \(args.joined(separator: " ")): \(result.err)", file: file, line: line)
+        return result.err
     }
 
-    private func received() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: dir + "/smtpd/received")) ?? []).filter { $0.hasSuffix(".eml") }.sorted()
+    /// The messages the server received for this test's recipient.
+    private func received() -> [URL] {
+        server.received(containing: recipient)
     }
 
-    private func parse(_ path: String) throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.parseEmail, path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    /// The envelope recipients the server recorded for a received message.
+    private func envelopeRecipients(_ url: URL) throws -> String? {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        return text.components(separatedBy: "\r\n").first { $0.hasPrefix("X-Test-Envelope-To: ") }?
+            .dropFirst("X-Test-Envelope-To: ".count).description
     }
 
     func testRunSendsTheDigestOnceThroughSTARTTLSAndAUTH() throws {
         try writeConfig()
         try seed()
         XCTAssertEqual(try triage("run"), "")
-        XCTAssertEqual(received(), ["1.eml"])
-        let rcpt = try String(contentsOfFile: dir + "/smtpd/received/1.rcpt", encoding: .utf8)
-        XCTAssertEqual(rcpt, "me@example.test\n")
+        let mails = received()
+        XCTAssertEqual(mails.count, 1)
+        guard let mail = mails.first else { return }
+        XCTAssertEqual(try envelopeRecipients(mail), recipient)
 
-        let message = try parse(dir + "/smtpd/received/1.eml")
+        let message = try SMTPTestMailParser.parse(mail)
         let today = Timestamp.day(of: Date(), in: Self.zone)
-        let subject = message["subject"] as? String ?? ""
+        let subject = message.subject ?? ""
         XCTAssertTrue(subject.hasPrefix("triage · "), subject)
         XCTAssertTrue(subject.hasSuffix(": 1 reminder, 2 to reconcile, 1 FYI"), subject)
-        XCTAssertEqual((message["headers"] as? [String])?.filter { ["bcc", "cc"].contains($0.lowercased()) }, [])
-        XCTAssertEqual((message["defects"] as? [String]) ?? ["?"], [])
-        XCTAssertTrue((message["message_id"] as? String ?? "").contains("digest-"), "\(message["message_id"] ?? "")")
-        let text = message["text"] as? String ?? ""
-        let html = message["html"] as? String ?? ""
+        XCTAssertEqual(message.headers.filter { ["bcc", "cc"].contains($0.lowercased()) }, [])
+        XCTAssertEqual(message.defects, [])
+        XCTAssertTrue((message.message_id ?? "").contains("digest-"), "\(message.message_id ?? "")")
+        let text = message.text ?? ""
+        let html = message.html ?? ""
         for heading in ["Reminders · 1", "To reconcile · 2", "FYI · 1"] { XCTAssertTrue(text.contains(heading), heading) }
         XCTAssertTrue(text.contains("<script>alert(1)</script> Bcc: evil@example.test — overdue"), text)
         XCTAssertTrue(text.contains("Müller <news@example.test>"))
@@ -155,7 +106,7 @@ final class DigestSMTPTests: XCTestCase {
 
         // A second run the same day sends nothing.
         XCTAssertEqual(try triage("run"), "")
-        XCTAssertEqual(received(), ["1.eml"])
+        XCTAssertEqual(received(), mails)
     }
 
     func testRefusedAuthenticationExits75AndRecordsNothing() throws {

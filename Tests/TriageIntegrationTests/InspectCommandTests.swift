@@ -4,31 +4,13 @@ import XCTest
 
 /// Runs the built `triage inspect` binary.
 final class InspectCommandTests: XCTestCase {
-    /// The `triage` executable next to the test bundle (SwiftPM builds it first).
-    static var binary: URL {
-        Bundle.main.bundleURL.appendingPathComponent("triage")
-    }
-
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static let fixtures = packageRoot.appendingPathComponent("Tests/TriageMIMETests/Fixtures")
 
-    private func run(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    private func run(_ arguments: [String], stdin: Data? = nil) throws -> TriageProcess.Result {
+        try TriageProcess.run(arguments, input: stdin)
     }
 
     func testJSONHasExactlyTheDocumentedKeysInOrder() throws {

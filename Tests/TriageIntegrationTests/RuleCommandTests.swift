@@ -19,38 +19,11 @@ final class RuleCommandTests: XCTestCase {
         try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
     }
 
-    /// The `triage` binary next to the test bundle.
-    static var binary: URL {
-        let candidates = [Bundle.main.executableURL, Bundle(for: RuleCommandTests.self).executableURL, Bundle.main.bundleURL]
-        for case let url? in candidates {
-            var dir = url.deletingLastPathComponent()
-            for _ in 0..<3 {
-                let triage = dir.appendingPathComponent("triage")
-                if FileManager.default.isExecutableFile(atPath: triage.path) { return triage }
-                dir = dir.deletingLastPathComponent()
-            }
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/triage")
-    }
-
-    func run(_ args: [String], stdin: String = "") throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = args
-        process.currentDirectoryURL = folder
-        process.environment = ["HOME": folder.path, "XDG_CONFIG_HOME": folder.path, "PATH": "/usr/bin:/bin"]
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    /// Runs `triage ARGS` in the test folder, with only HOME, XDG_CONFIG_HOME
+    /// (both the test folder) and PATH in its environment.
+    func run(_ args: [String], stdin: String = "") throws -> TriageProcess.Result {
+        try TriageProcess.run(args, environment: ["HOME": folder.path, "XDG_CONFIG_HOME": folder.path, "PATH": "/usr/bin:/bin"],
+                              inheritEnvironment: false, directory: folder.path, input: Data(stdin.utf8))
     }
 
     func testCheckIsSilentWhenAllIsWell() throws {

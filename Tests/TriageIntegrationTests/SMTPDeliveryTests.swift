@@ -140,7 +140,7 @@ final class SMTPDeliveryTests: XCTestCase {
 
     func testConnectionRefusedIsAConnectError() throws {
         let (message, _) = try composed()
-        let port = try Self.closedPort()
+        let port = try LoopbackSocket.closedPort()
         let error = deliveryError { try sender(port: port).deliver(message) }
         XCTAssertEqual(error?.step, .connect)
         XCTAssertEqual(error?.exitStatus, .tempFail)
@@ -150,16 +150,10 @@ final class SMTPDeliveryTests: XCTestCase {
     func testSilentServerTimesOut() throws {
         let (message, _) = try composed()
         // A socket that listens but never answers: the kernel completes the TCP handshake, no greeting comes.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        XCTAssertEqual(listen(fd, 4), 0)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        let port = Int(UInt16(bigEndian: addr.sin_port))
+        let listener = try LoopbackSocket()
+        defer { listener.close() }
+        XCTAssertEqual(listener.listen(), 0)
+        let port = listener.port
         let silent = SMTPSender(host: "127.0.0.1", port: port, security: .startTLS, credentials: credentials,
                                 trust: TLSTrust(caFile: server.caFile), connectTimeout: 1, timeout: 1)
         let start = Date()
@@ -195,18 +189,5 @@ final class SMTPDeliveryTests: XCTestCase {
         let error = deliveryError { try sender(trust: TLSTrust(caFile: "/nonexistent/ca.pem")).deliver(message) }
         XCTAssertEqual(error?.step, .tls)
         XCTAssertTrue(error?.message.contains("/nonexistent/ca.pem") ?? false)
-    }
-
-    /// A TCP port on 127.0.0.1 with nothing listening (bound, then released).
-    static func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        close(fd)
-        return Int(UInt16(bigEndian: addr.sin_port))
     }
 }

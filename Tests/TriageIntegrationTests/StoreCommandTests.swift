@@ -25,26 +25,8 @@ final class StoreCommandTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    private struct Run {
-        var status: Int32
-        var out: String
-        var err: String
-    }
-
-    private func triage(_ args: String...) throws -> Run {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("triage")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = args + ["--config", config]
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+    private func triage(_ args: String...) throws -> TriageProcess.Result {
+        try TriageProcess.run(args + ["--config", config], directory: folder)
     }
 
     private func entry(_ id: String, queue: String, subject: String, from: String, minutes: Int, dueIn: Int = 0) -> QueueEntry {

@@ -34,7 +34,7 @@ final class WebhookPosterTests: XCTestCase {
     }
 
     func testRefusedConnectionIsAFailureWithAReasonAndNoSecret() throws {
-        let port = try SMTPDeliveryTests.closedPort()
+        let port = try LoopbackSocket.closedPort()
         let result = WebhookPoster(timeout: 5).post(url: "http://user:pa55@127.0.0.1:\(port)/hooks/secret-token-123", json: "{}")
         guard case .failed(let reason) = result else { return XCTFail("expected a failure, got \(result)") }
         XCTAssertTrue(reason.contains("cannot connect"), reason)
@@ -59,16 +59,10 @@ final class WebhookPosterTests: XCTestCase {
 
     func testSilentServerTimesOut() throws {
         // Listens (the kernel accepts the connection) but never answers.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        XCTAssertEqual(listen(fd, 4), 0)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        let port = Int(UInt16(bigEndian: addr.sin_port))
+        let listener = try LoopbackSocket()
+        defer { listener.close() }
+        XCTAssertEqual(listener.listen(), 0)
+        let port = listener.port
         let start = Date()
         let result = WebhookPoster(connectTimeout: 1, timeout: 1).post(url: "http://127.0.0.1:\(port)/hook", json: "{}")
         guard case .failed(let reason) = result else { return XCTFail("expected a timeout, got \(result)") }

@@ -68,10 +68,13 @@ final class MessageAgreementTests: XCTestCase {
         XCTAssertGreaterThan(comparisons, files.count * 8)
     }
 
-    /// Runs the committed Python script over `files`; path -> fields.
+    /// Runs the shared reference reader (Tests/Servers/parse_email.py) over
+    /// `files`; path -> the fields compared here, in this test's terms: no
+    /// display name is nil, the Message-ID loses its angle brackets, the date
+    /// is its instant and offset.
     private func pythonReference(_ files: [URL]) throws -> [String: Any] {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("python_email_reference.py")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Servers/parse_email.py")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [script.path] + files.map(\.path)
@@ -84,6 +87,24 @@ final class MessageAgreementTests: XCTestCase {
         let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, "python failed: \(errorText)")
-        return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let lines = data.split(separator: UInt8(ascii: "\n"))
+        XCTAssertEqual(lines.count, files.count, "one line per file")
+        var result: [String: Any] = [:]
+        for (file, line) in zip(files, lines) {
+            var fields = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+            for field in ["from", "to", "cc", "bcc", "reply_to"] {
+                fields[field] = (fields[field] as? [[String: Any]] ?? []).map { address in
+                    var address = address
+                    if (address["name"] as? String)?.isEmpty ?? true { address["name"] = nil }
+                    return address
+                }
+            }
+            var id = (fields["message_id"] as? String)?.trimmingCharacters(in: .whitespaces)
+            if let text = id, text.hasPrefix("<"), text.hasSuffix(">") { id = String(text.dropFirst().dropLast()) }
+            fields["message_id"] = id?.isEmpty == false ? id : nil
+            fields["date"] = fields["date_instant"]
+            result[file.path] = fields
+        }
+        return result
     }
 }

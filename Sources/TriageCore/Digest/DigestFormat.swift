@@ -25,11 +25,9 @@ public enum DigestFormat {
     public static func messageDate(_ rfc3339: String?, in timeZone: TimeZone, digestDay: CivilDate) -> String? {
         guard let rfc3339 else { return nil }
         guard let stamp = Timestamp(rfc3339: rfc3339) else { return rfc3339 }
-        let local = Timestamp(stamp.date, timeZone: timeZone)
-        let day = local.localDay
-        var secondOfDay = (local.secondsSince1970 + Int64(local.utcOffsetSeconds)) % 86_400
-        if secondOfDay < 0 { secondOfDay += 86_400 }
-        let time = pad2(Int(secondOfDay / 3600)) + ":" + pad2(Int(secondOfDay % 3600 / 60))
+        let local = Timestamp(stamp.date, timeZone: timeZone).local
+        let day = local.day
+        let time = pad2(local.hour) + ":" + pad2(local.minute)
         let year = day.year == digestDay.year ? "" : " \(day.year)"
         return shortDay(day) + year + " " + time
     }

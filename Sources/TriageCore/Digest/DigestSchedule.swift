@@ -21,11 +21,8 @@ public struct DigestSchedule: Sendable {
 
     /// The local calendar day and hour at `now`.
     public func localDayAndHour(at now: Date) -> (day: CivilDate, hour: Int) {
-        let stamp = Timestamp(now, timeZone: timeZone)
-        let local = stamp.secondsSince1970 + Int64(stamp.utcOffsetSeconds)
-        var secondOfDay = local % 86_400
-        if secondOfDay < 0 { secondOfDay += 86_400 }
-        return (stamp.localDay, Int(secondOfDay / 3600))
+        let local = Timestamp(now, timeZone: timeZone).local
+        return (local.day, local.hour)
     }
 
     /// The latest day whose digest hour has passed at `now`: today from `hour`

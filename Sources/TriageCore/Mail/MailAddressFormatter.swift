@@ -57,13 +57,6 @@ enum MailAddressFormatter {
 }
 
 private extension String {
-    var trimmingSpaces: String {
-        var scalars = Substring(self)
-        while scalars.first == " " { scalars = scalars.dropFirst() }
-        while scalars.last == " " { scalars = scalars.dropLast() }
-        return String(scalars)
-    }
-
     var replacingBackslashAndQuote: String {
         var out = ""
         for c in self {

@@ -21,18 +21,36 @@ public struct MessageDate: Hashable, Sendable, Codable {
         self.init(secondsSince1970: local - Int64(utcOffsetSeconds), utcOffsetSeconds: utcOffsetSeconds)
     }
 
+    /// The local calendar day and time of day in the sender's own offset.
+    var local: (day: CivilDate, hour: Int, minute: Int, second: Int) {
+        let seconds = secondsSince1970 + Int64(utcOffsetSeconds)
+        var days = seconds / 86_400
+        var rest = seconds % 86_400
+        if rest < 0 { rest += 86_400; days -= 1 }
+        return (CivilDate(daysSince1970: Int(days)), Int(rest / 3600), Int(rest % 3600 / 60), Int(rest % 60))
+    }
+
+    /// The offset as sign, hours and minutes, e.g. ("-", "04", "00").
+    private var offsetParts: (sign: String, hours: String, minutes: String) {
+        (utcOffsetSeconds < 0 ? "-" : "+", pad2(abs(utcOffsetSeconds) / 3600), pad2(abs(utcOffsetSeconds) % 3600 / 60))
+    }
+
     /// RFC 3339 in the sender's own offset, e.g. `2001-04-20T19:35:02-04:00`.
     public var rfc3339: String {
-        let local = secondsSince1970 + Int64(utcOffsetSeconds)
-        var days = local / 86_400
-        var secs = local % 86_400
-        if secs < 0 { secs += 86_400; days -= 1 }
-        let date = CivilDate(daysSince1970: Int(days))
-        let h = Int(secs / 3600), m = Int(secs % 3600 / 60), s = Int(secs % 60)
-        let off = utcOffsetSeconds
-        let sign = off < 0 ? "-" : "+"
-        let offH = abs(off) / 3600, offM = abs(off) % 3600 / 60
-        return "\(date.iso)T\(pad2(h)):\(pad2(m)):\(pad2(s))\(sign)\(pad2(offH)):\(pad2(offM))"
+        let (date, h, m, s) = local
+        let (sign, offH, offM) = offsetParts
+        return "\(date.iso)T\(pad2(h)):\(pad2(m)):\(pad2(s))\(sign)\(offH):\(offM)"
+    }
+
+    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// The RFC 5322 `Date` value in this date's own offset, e.g. `Mon, 30 Nov 2026 07:00:00 -0600`.
+    public var rfc5322: String {
+        let (date, h, m, s) = local
+        let (sign, offH, offM) = offsetParts
+        return "\(Self.weekdays[date.weekday]), \(date.day) \(Self.months[date.month - 1]) \(date.year) "
+            + "\(pad2(h)):\(pad2(m)):\(pad2(s)) \(sign)\(offH)\(offM)"
     }
 }
 

@@ -690,19 +690,3 @@ public struct RuleParser {
         return Double(text)
     }
 }
-
-extension String {
-    /// Every `target` replaced by `replacement` (without Foundation).
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
-        var out = ""
-        var rest = Substring(self)
-        while let range = rest.firstRange(of: target) {
-            out += rest[..<range.lowerBound]
-            out += replacement
-            rest = rest[range.upperBound...]
-        }
-        out += rest
-        return out
-    }
-}

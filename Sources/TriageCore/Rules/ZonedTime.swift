@@ -4,10 +4,8 @@ import Foundation
 enum ZonedTime {
     /// The calendar day of the instant `seconds` (since 1970) in `timeZone`.
     static func civilDate(at seconds: Int64, in timeZone: TimeZone) -> CivilDate {
-        let offset = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
-        let local = seconds + offset
-        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        return CivilDate(daysSince1970: Int(days))
+        let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        return Timestamp(secondsSince1970: seconds, utcOffsetSeconds: offset).localDay
     }
 
     /// The first instant of `day` in `timeZone`, in seconds since 1970.

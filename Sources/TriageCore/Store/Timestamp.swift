@@ -56,18 +56,18 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
         } else {
             return nil
         }
-        let local = Int64(CivilDate(year: y, month: mo, day: d).daysSince1970) * 86_400 + Int64(h * 3600 + mi * 60 + s)
-        self.init(secondsSince1970: local - Int64(offset), utcOffsetSeconds: offset)
+        let instant = MessageDate(year: y, month: mo, day: d, hour: h, minute: mi, second: s, utcOffsetSeconds: offset)
+        self.init(secondsSince1970: instant.secondsSince1970, utcOffsetSeconds: offset)
     }
 
     /// The instant as a Foundation date.
     public var date: Date { Date(timeIntervalSince1970: TimeInterval(secondsSince1970)) }
 
     /// The calendar day at this instant in the recorded offset.
-    public var localDay: CivilDate {
-        let local = secondsSince1970 + Int64(utcOffsetSeconds)
-        return CivilDate(daysSince1970: Int(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400))
-    }
+    public var localDay: CivilDate { messageDate.local.day }
+
+    /// The calendar day and time of day at this instant in the recorded offset.
+    var local: (day: CivilDate, hour: Int, minute: Int, second: Int) { messageDate.local }
 
     /// The calendar day of `date` in `timeZone`: "today" for an injected `now`.
     public static func day(of date: Date, in timeZone: TimeZone) -> CivilDate {
@@ -75,8 +75,11 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
     }
 
     /// RFC 3339 in the recorded offset.
-    public var rfc3339: String {
-        MessageDate(secondsSince1970: secondsSince1970, utcOffsetSeconds: utcOffsetSeconds).rfc3339
+    public var rfc3339: String { messageDate.rfc3339 }
+
+    // The same instant-plus-offset as a MessageDate, whose calendar arithmetic this shares.
+    private var messageDate: MessageDate {
+        MessageDate(secondsSince1970: secondsSince1970, utcOffsetSeconds: utcOffsetSeconds)
     }
 
     public var description: String { rfc3339 }

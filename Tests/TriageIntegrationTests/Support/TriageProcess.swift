@@ -1,7 +1,8 @@
 import Foundation
 
 /// Runs the built `triage` binary (next to the test bundle) and collects its
-/// exit status and output.
+/// exit status and output. Every integration test that runs the binary goes
+/// through here.
 enum TriageProcess {
     struct Result {
         var status: Int32
@@ -13,20 +14,37 @@ enum TriageProcess {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("triage")
     }
 
-    /// Runs `triage ARGS` with extra environment variables, standard input closed.
-    static func run(_ args: [String], environment: [String: String] = [:], directory: String? = nil) throws -> Result {
+    /// Runs `triage ARGS` in `directory` (default: the test's own), with
+    /// `input` on standard input (closed when nil).
+    ///
+    /// `environment` is added to the test process's environment, or with
+    /// `inheritEnvironment: false` is the whole environment (for tests that
+    /// must not see the developer's HOME or XDG folders).
+    static func run(_ args: [String], environment: [String: String] = [:], inheritEnvironment: Bool = true,
+                    directory: String? = nil, input: Data? = nil) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = args
-        var env = ProcessInfo.processInfo.environment
+        var env = inheritEnvironment ? ProcessInfo.processInfo.environment : [:]
         for (k, v) in environment { env[k] = v }
         process.environment = env
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        // Standard input comes from a file, not a pipe: a triage that exits
+        // without reading it can then neither block us nor raise SIGPIPE here.
+        var inputFile: String?
+        if let input {
+            let path = FileManager.default.temporaryDirectory.path + "/triage-stdin-" + UUID().uuidString
+            try input.write(to: URL(fileURLWithPath: path))
+            inputFile = path
+        }
+        defer { if let inputFile { try? FileManager.default.removeItem(atPath: inputFile) } }
+        process.standardInput = try inputFile.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) }
+            ?? FileHandle.nullDevice
         try process.run()
+        // Standard error drains on another thread so neither pipe can fill up while we read the other.
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
         DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
