@@ -17,6 +17,7 @@
 # (e.g. FUZZ_FLAGS=-only_ascii=1).
 set -euo pipefail
 
+caller=$(pwd)
 fuzz_dir=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$fuzz_dir/.." && pwd)
 targets=(FuzzMessage FuzzHeader FuzzRules FuzzReminder FuzzConfig)
@@ -62,7 +63,9 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 if [ "${1:-}" = --replay ]; then
   shift
   [ $# -ge 1 ] || usage
-  exec "$binary" -runs=1 "$@"
+  inputs=()
+  for f in "$@"; do [[ "$f" = /* ]] && inputs+=("$f") || inputs+=("$caller/$f"); done
+  exec "$binary" -runs=1 "${inputs[@]}"
 fi
 seconds=${1:-300}
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
