@@ -47,22 +47,50 @@ struct MIMEWalker {
         guard let body = mime.pointee.mm_data.mm_single,
               body.pointee.dt_type == Int32(MAILMIME_DATA_TEXT),
               let data = body.pointee.dt_data.dt_text.dt_data else { return nil }
-        let length = min(body.pointee.dt_data.dt_text.dt_length, limit)
+        var length = min(body.pointee.dt_data.dt_text.dt_length, limit)
+        let raw = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            Array(UnsafeBufferPointer(start: $0, count: length))
+        }
+        // libetpan's quoted-printable decoder reads one byte past the end of a part
+        // that ends in a cut escape `=X` (found by fuzzing): decode the part without
+        // it and keep those two bytes as they are, as Python's email does.
+        var tail: [UInt8] = []
+        if body.pointee.dt_encoding == Int32(MAILMIME_MECHANISM_QUOTED_PRINTABLE), endsInCutEscape(raw) {
+            tail = Array(raw.suffix(2))
+            length -= 2
+        }
         var index = 0
         var decoded: UnsafeMutablePointer<CChar>?
         var decodedLength = 0
         let status = mailmime_part_parse(data, length, &index, body.pointee.dt_encoding, &decoded, &decodedLength)
         guard status == Int32(MAILIMF_NO_ERROR), let decoded else {
             // Undecodable transfer encoding: show the raw bytes rather than nothing.
-            let raw = data.withMemoryRebound(to: UInt8.self, capacity: length) {
-                Array(UnsafeBufferPointer(start: $0, count: length))
-            }
             return CharsetDecoder.decode(raw, charset: charset)
         }
         defer { mailmime_decoded_part_free(decoded) }
         let bytes = decoded.withMemoryRebound(to: UInt8.self, capacity: decodedLength) {
             Array(UnsafeBufferPointer(start: $0, count: decodedLength))
         }
-        return CharsetDecoder.decode(bytes, charset: charset)
+        return CharsetDecoder.decode(bytes + tail, charset: charset)
+    }
+
+    /// Whether quoted-printable `bytes` end in an escape cut after its first
+    /// character (`=` then one byte that is not a line end), scanning escapes
+    /// as libetpan does: `=` with two bytes, `=\n`, `=\r\n` or `=\r`.
+    static func endsInCutEscape(_ bytes: [UInt8]) -> Bool {
+        let n = bytes.count
+        var i = 0
+        while i < n {
+            guard bytes[i] == UInt8(ascii: "=") else { i += 1; continue }
+            if i + 1 >= n { return false }
+            switch bytes[i + 1] {
+            case UInt8(ascii: "\n"): i += 2
+            case UInt8(ascii: "\r"): i += (i + 2 < n && bytes[i + 2] == UInt8(ascii: "\n")) ? 3 : 2
+            default:
+                if i + 2 >= n { return true }
+                i += 3
+            }
+        }
+        return false
     }
 }
