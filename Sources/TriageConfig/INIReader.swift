@@ -32,7 +32,11 @@ public enum INIReader {
         var next = 0
         var result = Result()
         init(text: String) {
-            lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) + [10] }
+            // Split on the LF byte: as Characters, "\r\n" is one grapheme and would never
+            // match "\n", so a file with Windows line ends would read as one line.
+            lines = Array(text.utf8).split(separator: 10, omittingEmptySubsequences: false).map { line in
+                Array(line.last == 13 ? line.dropLast() : line[...]) + [10]
+            }
         }
     }
 

@@ -58,4 +58,16 @@ final class ConfigLoaderTests: XCTestCase {
             XCTAssertEqual((error as? ConfigError)?.exitStatus, .noInput)
         }
     }
+
+    func testWindowsLineEndsReadLikeUnixOnes() throws {
+        let text = "[triage]\r\nme = me@example.test\r\ntimezone = UTC\r\n\r\n[account a]\r\nurl = imaps://h\r\npassword = x\r\n"
+        let config = try ConfigLoader.parse(text, path: "crlf.conf")
+        XCTAssertEqual(config.triage.me, ["me@example.test"])
+        XCTAssertEqual(config.triage.timezone, "UTC")
+        XCTAssertEqual(config.accounts.first?.url, "imaps://h")
+        XCTAssertEqual(config.accounts.first?.password, "x", "no carriage return left in values")
+        XCTAssertThrowsError(try ConfigLoader.parse("[triage]\r\nbogus = 1\r\n", path: "c.conf")) { error in
+            XCTAssertEqual((error as? ConfigError)?.problems.first?.line, 2, "line numbers count CRLF lines")
+        }
+    }
 }
