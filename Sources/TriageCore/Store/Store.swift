@@ -17,6 +17,9 @@ public final class Store {
     public let timeZone: TimeZone
     /// Whether writes are fsynced. Only benchmarks and test set-up turn this off.
     public var synchronous = true
+    /// Called after each file the store puts in place or removes (`store write queue`);
+    /// the crash tests kill the process here.
+    public var checkpoint: ((String) -> Void)?
 
     private var heldLock: StoreLock?
     private var lockDepth = 0
@@ -513,16 +516,25 @@ public final class Store {
             for (temp, _) in temps { try? StoreFiles.remove(temp) }
             throw error
         }
-        for (temp, final) in temps { try StoreFiles.rename(temp, final) }
+        for (temp, final) in temps {
+            try StoreFiles.rename(temp, final)
+            checkpoint?("store write " + Store.kindName(final))
+        }
         for file in files {
             for old in file.obsolete {
                 try StoreFiles.remove(old)
                 touch((old as NSString).deletingLastPathComponent)
+                checkpoint?("store remove " + Store.kindName(old))
             }
         }
         if synchronous {
             for folder in touched { try StoreFiles.syncFolder(folder) }
         }
+    }
+
+    /// `queue/open` of `ROOT/queue/open/ID.json`, for checkpoint names.
+    private static func kindName(_ path: String) -> String {
+        path.split(separator: "/").suffix(3).dropLast().joined(separator: "/")
     }
 
     /// Makes sure a folder exists and, once per lock, clears temp files that a
