@@ -72,6 +72,9 @@ enum RunCommand: Command {
         let hook = CrashHook(context.environment["TRIAGE_TEST_KILL_AT"])
         let crashHook: @Sendable (String) -> Void = { hook.checkpoint($0) }
         if hook.isArmed { store.checkpoint = crashHook }
+        // A status change a crash cut short (a webhook delivered, an entry reported)
+        // left an old copy behind: remove it before anything reads the store.
+        if !options.dryRun { try store.finishInterruptedUpdates() }
         let printer = RunPrinter(context: context, verbose: verbose, dryRun: options.dryRun)
         var worst = ExitStatus.ok
         for account in accounts {
