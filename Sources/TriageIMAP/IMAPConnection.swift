@@ -480,6 +480,12 @@ public final class IMAPConnection: MailConnection {
             _ = mailimap_logout(session)
         }
         if streamGuard != nil, let stream = session.pointee.imap_stream { StreamGuard.detach(from: stream) }
+        if streamBroken, let stream = session.pointee.imap_stream {
+            // Closing TLS sends close_notify and waits for the peer's: a server that
+            // stopped answering would hold the run for another timeout.
+            let fd = mailstream_low_get_fd(mailstream_get_low(stream))
+            if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
         mailimap_free(session)
         tracer = nil
         streamGuard = nil
@@ -583,7 +589,8 @@ public final class IMAPConnection: MailConnection {
                              "cannot connect: the host name does not resolve or nothing listens on port \(url.port)")
         case MAILIMAP_ERROR_SSL:
             return MailError(.tls, server: serverName,
-                             "the TLS handshake failed; is port \(url.port) really \(url.scheme == .imaps ? "IMAPS (TLS)" : "IMAP")?")
+                             "the TLS handshake failed: the connection was cut or port \(url.port) is not "
+                             + "\(url.scheme == .imaps ? "IMAPS (TLS)" : "IMAP"); try again later, and check the port if it persists")
         case MAILIMAP_ERROR_DONT_ACCEPT_CONNECTION:
             return MailError(.connect, server: serverName, "the server refused the connection (\(responseText()))")
         case MAILIMAP_ERROR_STREAM:
