@@ -587,6 +587,8 @@ public final class IMAPConnection: MailConnection {
             }
             return MailError(.connect, server: serverName,
                              "cannot connect: the host name does not resolve or nothing listens on port \(url.port)")
+        case MAILIMAP_ERROR_SSL where timedOut(since: started, limit: settings.connectTimeout):
+            return MailError(.timeout, server: serverName, "the TLS handshake did not finish within \(settings.connectTimeout) s; try again later")
         case MAILIMAP_ERROR_SSL:
             return MailError(.tls, server: serverName,
                              "the TLS handshake failed: the connection was cut or port \(url.port) is not "

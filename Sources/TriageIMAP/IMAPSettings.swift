@@ -24,8 +24,9 @@ public struct IMAPSettings: Sendable {
     public var checkpoint: (@Sendable (String) -> Void)?
     /// The most a server may send in answer to one command before the connection is
     /// dropped as hostile or broken (an endless untagged flood, a literal that never ends).
-    /// `fetch` allows this plus its expected size.
-    public var maxAnswerBytes: Int = 64 * 1024 * 1024
+    /// `fetch` allows this plus its expected size. libetpan keeps every untagged answer
+    /// until the tagged one, at about five times its size in memory.
+    public var maxAnswerBytes: Int = 16 * 1024 * 1024
 
     /// Applies `timeout = SECONDS`: the connect and the per-answer limits both.
     public mutating func setTimeout(_ seconds: Int?) {

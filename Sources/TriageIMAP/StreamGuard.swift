@@ -9,7 +9,9 @@ import Glibc
 /// and literal in memory until the tagged one: a server that floods untagged lines,
 /// announces a literal that never ends, or drips a byte a second would otherwise
 /// keep the run busy forever or exhaust memory. Dropping the socket (`shutdown`)
-/// makes libetpan's next read fail, which the connection reports as exit 75.
+/// makes libetpan's next read fail, which the connection reports as exit 75. After a
+/// read that failed (a timeout) it drops the socket too, so that one stall costs one
+/// timeout, never two.
 final class StreamGuard {
     /// Receives the trace, or nil.
     let tracer: IMAPTracer?
@@ -62,6 +64,10 @@ final class StreamGuard {
         case MAILSTREAM_LOG_TYPE_DATA_RECEIVED:
             received += bytes?.count ?? 0
             check()
+        case MAILSTREAM_LOG_TYPE_ERROR_RECEIVED, MAILSTREAM_LOG_TYPE_ERROR_SENT:
+            // A read timed out or the socket failed. libetpan's parser may try to read
+            // again and wait out a second timeout: make every further read fail at once.
+            if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
         default:
             break
         }
