@@ -103,7 +103,11 @@ public enum ConfigLoader {
                     if accounts[index].mailboxes.isEmpty { problem(e.line, "mailboxes is empty; leave it out for INBOX") }
                 case "ca_file": accounts[index].caFile = resolve(e.value)
                 case "tls": accounts[index].tlsOff = bool(e) == false
-                default: problem(e.line, "unknown key '\(e.key)' in [\(e.section)]; known: url, user, password_command, password, oauth2_token_command, mailboxes, ca_file, tls")
+                case "timeout":
+                    if let seconds = Int(e.value), (1...3600).contains(seconds) { accounts[index].timeout = seconds } else {
+                        problem(e.line, "timeout must be a whole number of seconds from 1 to 3600, not '\(e.value)'")
+                    }
+                default: problem(e.line, "unknown key '\(e.key)' in [\(e.section)]; known: url, user, password_command, password, oauth2_token_command, mailboxes, ca_file, tls, timeout")
                 }
             case "digest" where words.count == 1:
                 let known = ["to", "from", "hour", "smtp", "user", "password_command", "password", "ca_file", "send_empty"]

@@ -19,9 +19,13 @@ public final class IMAPConnection: MailConnection {
     private let settings: IMAPSettings
     private var session: UnsafeMutablePointer<mailimap>?
     private var tracer: IMAPTracer?
+    /// Limits each answer's size and duration; also feeds the tracer.
+    private var streamGuard: StreamGuard?
     /// The host name for SNI, alive as long as the session (the TLS callback reads it).
     private var sniHost: UnsafeMutablePointer<CChar>?
     private var selectedReadOnly = false
+    /// The mailbox open now and its UIDVALIDITY, to come back to after a look elsewhere.
+    private var selected: (name: String, uidValidity: UInt32)?
     /// Set when the stream failed (timeout, reset): nothing more is sent.
     private var streamBroken = false
 
@@ -92,12 +96,13 @@ public final class IMAPConnection: MailConnection {
             result = mailimap_socket_connect(session, url.host, url.port)
         }
         guard isSuccess(result) else { throw connectFailure(result, started: started) }
-        if let sink = settings.trace {
-            let tracer = IMAPTracer(sink: sink)
-            tracer.attach(to: session.pointee.imap_stream)
-            tracer.note("connected to \(serverName)\(url.scheme == .imaps ? " with TLS" : "")")
-            self.tracer = tracer
-        }
+        let tracer = settings.trace.map { IMAPTracer(sink: $0) }
+        let streamGuard = StreamGuard(tracer: tracer, maxBytes: settings.maxAnswerBytes,
+                                      deadline: .seconds(max(1, settings.commandTimeout) * Self.deadlineFactor))
+        if let stream = session.pointee.imap_stream { streamGuard.attach(to: stream) }
+        tracer?.note("connected to \(serverName)\(url.scheme == .imaps ? " with TLS" : "")")
+        self.tracer = tracer
+        self.streamGuard = streamGuard
 
         if url.scheme == .imap {
             try refreshCapabilities()
@@ -136,6 +141,7 @@ public final class IMAPConnection: MailConnection {
         }
         let started = ContinuousClock.now
         let result = mailimap_starttls(session)
+        step("STARTTLS")
         // Debian's libetpan 1.9.4-3 already fails STARTTLS when bytes follow the
         // answer; builds without that patch do not, so check the buffer either way.
         guard stream.pointee.read_buffer_len == 0 else {
@@ -197,6 +203,7 @@ public final class IMAPConnection: MailConnection {
             tracer?.privateDescription = "AUTHENTICATE XOAUTH2 ***"
             result = mailimap_oauth2_authenticate(session, credential.user, token)
         }
+        step("LOGIN")
         guard isSuccess(result) else {
             if result == Int32(MAILIMAP_ERROR_LOGIN) || result == Int32(MAILIMAP_ERROR_SASL) {
                 let text = responseText()
@@ -217,6 +224,7 @@ public final class IMAPConnection: MailConnection {
         let started = ContinuousClock.now
         var data: UnsafeMutablePointer<mailimap_capability_data>?
         let result = mailimap_capability(session, &data)
+        step("CAPABILITY")
         guard isSuccess(result) else { throw commandFailure(result, "CAPABILITY", started: started) }
         mailimap_capability_data_free(data)
         var names: Set<String> = []
@@ -249,6 +257,7 @@ public final class IMAPConnection: MailConnection {
         case (false, true): result = mailimap_select_condstore(session, name, &modSeq)
         case (true, true): result = mailimap_examine_condstore(session, name, &modSeq)
         }
+        step(readOnly ? "EXAMINE" : "SELECT")
         guard isSuccess(result) else {
             let failure = commandFailure(result, readOnly ? "EXAMINE \(mailbox)" : "SELECT \(mailbox)", started: started)
             if failure.kind == .protocol, (try? folderExists(name)) == false {
@@ -261,6 +270,7 @@ public final class IMAPConnection: MailConnection {
             throw MailError(.protocol, server: serverName, "no mailbox information after selecting \(mailbox)")
         }
         selectedReadOnly = readOnly || Int(info.sel_perm) == MAILIMAP_MAILBOX_READONLY
+        selected = (mailbox, info.sel_uidvalidity)
         return MailboxStatus(name: mailbox, uidValidity: info.sel_uidvalidity, uidNext: info.sel_uidnext,
                              exists: info.sel_exists, highestModSeq: condstore && modSeq > 0 ? modSeq : nil,
                              readOnly: selectedReadOnly)
@@ -275,6 +285,7 @@ public final class IMAPConnection: MailConnection {
         var list: UnsafeMutablePointer<clist>?
         let started = ContinuousClock.now
         let result = mailimap_uid_search(session, nil, key, &list)
+        step("UID SEARCH")
         guard isSuccess(result) else { throw commandFailure(result, "UID SEARCH", started: started) }
         defer { mailimap_search_result_free(list) }
         return CList.elements(list, as: UInt32.self).map(\.pointee).filter { $0 > uid }.sorted()
@@ -303,7 +314,11 @@ public final class IMAPConnection: MailConnection {
         defer { mailimap_set_free(set) }
         var list: UnsafeMutablePointer<clist>?
         let started = ContinuousClock.now
+        // A batch's answer is rightly bigger than any other: allow for its body prefixes.
+        streamGuard?.expect(extra: uids.count * (settings.bodyPrefixBytes + 64 * 1024))
+        defer { streamGuard?.expect(extra: 0) }
         let result = mailimap_uid_fetch(session, set, type, &list)
+        step("UID FETCH")
         guard isSuccess(result) else { throw commandFailure(result, "UID FETCH", started: started) }
         defer { mailimap_fetch_list_free(list) }
         let wanted = Set(uids)
@@ -343,6 +358,7 @@ public final class IMAPConnection: MailConnection {
             defer { mailimap_set_free(set) }
             let started = ContinuousClock.now
             let result = mailimap_uid_store(session, set, attribute)
+            step("UID STORE")
             guard isSuccess(result) else { throw commandFailure(result, "UID STORE", started: started) }
         }
         if !gmailLabels.isEmpty {
@@ -353,6 +369,7 @@ public final class IMAPConnection: MailConnection {
             defer { mailimap_set_free(set) }
             let started = ContinuousClock.now
             let result = mailimap_uid_store_xgmlabels(session, set, sign, 1, labels)
+            step("UID STORE X-GM-LABELS")
             guard isSuccess(result) else { throw commandFailure(result, "UID STORE X-GM-LABELS", started: started) }
         }
     }
@@ -368,6 +385,7 @@ public final class IMAPConnection: MailConnection {
         if hasMove {
             let started = ContinuousClock.now
             let result = mailimap_uid_move(session, set, name)
+            step("UID MOVE")
             guard isSuccess(result) else { throw moveFailure(result, folder: folder, wire: name, started: started) }
             return .move
         }
@@ -380,12 +398,76 @@ public final class IMAPConnection: MailConnection {
         }
         var started = ContinuousClock.now
         var result = mailimap_uid_copy(session, set, name)
+        step("UID COPY")
         guard isSuccess(result) else { throw moveFailure(result, folder: folder, wire: name, started: started) }
         try store(FlagChange(.add, flags: ["\\Deleted"]), uids: uids)
         started = ContinuousClock.now
         result = mailimap_uid_expunge(session, set)
+        step("UID EXPUNGE")
         guard isSuccess(result) else { throw commandFailure(result, "UID EXPUNGE", started: started) }
         return .copyAndExpunge
+    }
+
+    /// Without MOVE: messages whose Message-ID is already in `folder` were copied by
+    /// the interrupted run, so they are only marked `\Deleted` and expunged here; the
+    /// others are moved as usual. Interleavings: a crash before COPY (not found: copied
+    /// now), after COPY or after STORE (found: not copied again), after EXPUNGE (gone
+    /// from here, so never fetched, never asked about).
+    @discardableResult
+    public func resumeMove(_ uids: [UInt32], to folder: String, messageIDs: [UInt32: String]) throws -> MoveMethod {
+        guard !hasMove, hasUIDPlus, !uids.isEmpty, let source = selected else { return try move(uids, to: folder) }
+        try requireWritable("MOVE")
+        let asked = uids.compactMap { uid in messageIDs[uid].map { (uid, $0) } }
+        var copied: [UInt32] = []
+        if !asked.isEmpty {
+            do {
+                _ = try open(folder, readOnly: true)
+                for (uid, id) in asked where try holds(messageID: id) { copied.append(uid) }
+            } catch let error as MailError where error.kind == .missingFolder {
+                // A failed EXAMINE leaves no mailbox selected: come back before reporting it.
+                try reselect(source)
+                throw MailError(.missingFolder, server: serverName,
+                                "folder \(folder) does not exist, so the messages stay where they are; create the folder or fix the rule")
+            }
+            try reselect(source)
+        }
+        let rest = uids.filter { !copied.contains($0) }
+        if !rest.isEmpty { try move(rest, to: folder) }
+        if !copied.isEmpty {
+            tracer?.note("UID \(UIDRanges.sequenceSet(copied)) already in \(folder) (an interrupted move): expunging only")
+            try store(FlagChange(.add, flags: ["\\Deleted"]), uids: copied)
+            let session = try liveSession()
+            let set = IMAPSet.make(copied)
+            defer { mailimap_set_free(set) }
+            let started = ContinuousClock.now
+            let result = mailimap_uid_expunge(session, set)
+            step("UID EXPUNGE")
+            guard isSuccess(result) else { throw commandFailure(result, "UID EXPUNGE", started: started) }
+        }
+        return .copyAndExpunge
+    }
+
+    /// Opens `mailbox` read-write again, refusing if the server renumbered it meanwhile.
+    private func reselect(_ mailbox: (name: String, uidValidity: UInt32)) throws {
+        let status = try open(mailbox.name, readOnly: false)
+        guard status.uidValidity == mailbox.uidValidity else {
+            throw MailError(.protocol, server: serverName,
+                            "\(mailbox.name) was renumbered (UIDVALIDITY \(mailbox.uidValidity) -> \(status.uidValidity)) during the run; run again")
+        }
+    }
+
+    /// Whether the open mailbox holds a message with this Message-ID (`UID SEARCH HEADER`).
+    private func holds(messageID: String) throws -> Bool {
+        let session = try liveSession()
+        let key = mailimap_search_key_new_header(strdup("Message-ID"), strdup("<\(messageID)>"))
+        defer { mailimap_search_key_free(key) }
+        var list: UnsafeMutablePointer<clist>?
+        let started = ContinuousClock.now
+        let result = mailimap_uid_search(session, nil, key, &list)
+        step("UID SEARCH")
+        guard isSuccess(result) else { throw commandFailure(result, "UID SEARCH HEADER Message-ID", started: started) }
+        defer { mailimap_search_result_free(list) }
+        return (list?.pointee.count ?? 0) > 0
     }
 
     public func close() {
@@ -397,12 +479,34 @@ public final class IMAPConnection: MailConnection {
             mailstream_low_set_timeout(mailstream_get_low(stream), time_t(min(5, settings.commandTimeout)))
             _ = mailimap_logout(session)
         }
-        if tracer != nil, let stream = session.pointee.imap_stream { IMAPTracer.detach(from: stream) }
+        if streamGuard != nil, let stream = session.pointee.imap_stream { StreamGuard.detach(from: stream) }
+        if streamBroken, let stream = session.pointee.imap_stream {
+            // Closing TLS sends close_notify and waits for the peer's: a server that
+            // stopped answering would hold the run for another timeout.
+            let fd = mailstream_low_get_fd(mailstream_get_low(stream))
+            if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
         mailimap_free(session)
         tracer = nil
+        streamGuard = nil
     }
 
     // MARK: - Helpers
+
+    /// How many command timeouts one answer may take in all, however steadily it drips in.
+    static let deadlineFactor = 5
+
+    /// Marks the end of one protocol command for the crash tests.
+    private func step(_ command: String) {
+        settings.checkpoint?(command)
+    }
+
+    /// The guard's reason when it dropped the connection during `command`.
+    private func guardFailure(_ command: String) -> MailError? {
+        guard let reason = streamGuard?.tripped else { return nil }
+        streamBroken = true
+        return MailError(.protocol, server: serverName, "\(reason) (during \(command)); a broken or hostile server, try again later")
+    }
 
     private func liveSession() throws -> UnsafeMutablePointer<mailimap> {
         guard let session, session.pointee.imap_stream != nil else {
@@ -440,6 +544,7 @@ public final class IMAPConnection: MailConnection {
         var list: UnsafeMutablePointer<clist>?
         let started = ContinuousClock.now
         let result = mailimap_list(session, "", wireName, &list)
+        step("LIST")
         guard isSuccess(result) else { throw commandFailure(result, "LIST", started: started) }
         defer { mailimap_list_result_free(list) }
         return list.map { $0.pointee.count > 0 } ?? false
@@ -473,6 +578,7 @@ public final class IMAPConnection: MailConnection {
 
     private func connectFailure(_ result: Int32, started: ContinuousClock.Instant) -> MailError {
         streamBroken = true
+        if let failure = guardFailure("the greeting") { return failure }
         let url = settings.url
         switch Int(result) {
         case MAILIMAP_ERROR_CONNECTION_REFUSED:
@@ -481,9 +587,12 @@ public final class IMAPConnection: MailConnection {
             }
             return MailError(.connect, server: serverName,
                              "cannot connect: the host name does not resolve or nothing listens on port \(url.port)")
+        case MAILIMAP_ERROR_SSL where timedOut(since: started, limit: settings.connectTimeout):
+            return MailError(.timeout, server: serverName, "the TLS handshake did not finish within \(settings.connectTimeout) s; try again later")
         case MAILIMAP_ERROR_SSL:
             return MailError(.tls, server: serverName,
-                             "the TLS handshake failed; is port \(url.port) really \(url.scheme == .imaps ? "IMAPS (TLS)" : "IMAP")?")
+                             "the TLS handshake failed: the connection was cut or port \(url.port) is not "
+                             + "\(url.scheme == .imaps ? "IMAPS (TLS)" : "IMAP"); try again later, and check the port if it persists")
         case MAILIMAP_ERROR_DONT_ACCEPT_CONNECTION:
             return MailError(.connect, server: serverName, "the server refused the connection (\(responseText()))")
         case MAILIMAP_ERROR_STREAM:
@@ -499,7 +608,11 @@ public final class IMAPConnection: MailConnection {
     /// Maps a libetpan result to an error: timeouts and lost connections are 75
     /// like every protocol refusal; the caller refines `NO` answers it understands.
     private func commandFailure(_ result: Int32, _ command: String, started: ContinuousClock.Instant) -> MailError {
-        if result == Int32(MAILIMAP_ERROR_STREAM) || result == Int32(MAILIMAP_ERROR_SSL) { streamBroken = true }
+        if let failure = guardFailure(command) { return failure }
+        // After a lost stream or an answer that could not be parsed, the two sides no
+        // longer agree where one answer ends: send nothing more (not even LOGOUT).
+        if result == Int32(MAILIMAP_ERROR_STREAM) || result == Int32(MAILIMAP_ERROR_SSL)
+            || result == Int32(MAILIMAP_ERROR_PARSE) { streamBroken = true }
         switch Int(result) {
         case MAILIMAP_ERROR_STREAM:
             if timedOut(since: started, limit: settings.commandTimeout) {

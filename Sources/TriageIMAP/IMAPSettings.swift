@@ -19,6 +19,21 @@ public struct IMAPSettings: Sendable {
     public var bodyPrefixBytes: Int = 32 * 1024
     /// Receives the protocol trace (`C: ...`, `S: ...`, credentials as `***`), or nil.
     public var trace: (@Sendable (String) -> Void)?
+    /// Called with the command's name (`UID STORE`) right after each command's answer
+    /// (or failure) came back; the crash tests kill the process here.
+    public var checkpoint: (@Sendable (String) -> Void)?
+    /// The most a server may send in answer to one command before the connection is
+    /// dropped as hostile or broken (an endless untagged flood, a literal that never ends).
+    /// `fetch` allows this plus its expected size. libetpan keeps every untagged answer
+    /// until the tagged one, at about five times its size in memory.
+    public var maxAnswerBytes: Int = 16 * 1024 * 1024
+
+    /// Applies `timeout = SECONDS`: the connect and the per-answer limits both.
+    public mutating func setTimeout(_ seconds: Int?) {
+        guard let seconds, seconds > 0 else { return }
+        connectTimeout = seconds
+        commandTimeout = seconds
+    }
 
     /// Creates settings with the defaults above.
     public init(url: MailServerURL, credential: MailCredential, caFile: String? = nil, tlsOff: Bool = false,
@@ -43,5 +58,6 @@ public struct IMAPSettings: Sendable {
         }
         self.init(url: url, credential: MailCredential(user: user, method: secret),
                   caFile: account.caFile, tlsOff: account.tlsOff, trace: trace)
+        setTimeout(account.timeout)
     }
 }

@@ -19,27 +19,13 @@ final class IMAPTracer {
         self.sink = sink
     }
 
-    /// Installs this tracer on a libetpan stream; the stream must not outlive it.
-    func attach(to stream: UnsafeMutablePointer<mailstream>) {
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        mailstream_set_logger(stream, { _, logType, bytes, size, context in
-            guard let context, let bytes else { return }
-            let tracer = Unmanaged<IMAPTracer>.fromOpaque(context).takeUnretainedValue()
-            tracer.record(logType: logType, bytes: UnsafeRawBufferPointer(start: bytes, count: size))
-        }, context)
-    }
-
-    /// Detaches from a stream (before the tracer goes away).
-    static func detach(from stream: UnsafeMutablePointer<mailstream>) {
-        mailstream_set_logger(stream, nil, nil)
-    }
-
     /// A line from the connection itself (`* TLS verified for localhost`).
     func note(_ text: String) {
         sink("-- \(text)")
     }
 
-    private func record(logType: Int32, bytes: UnsafeRawBufferPointer) {
+    /// Takes what `StreamGuard` saw on the stream.
+    func record(logType: Int32, bytes: UnsafeRawBufferPointer) {
         switch Int(logType) {
         case MAILSTREAM_LOG_TYPE_DATA_SENT_PRIVATE:
             if !inPrivate {

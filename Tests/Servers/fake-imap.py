@@ -10,6 +10,15 @@ to DIR/commands, serves one connection, then exits. MODE:
   inject     plain with STARTTLS; sends an extra line after "OK Begin TLS"
              (the CVE-2020-15953 attack: bytes before the handshake)
   silent     implicit TLS; greets, then never answers a command
+  nostarttls plain; advertises no STARTTLS (and would accept LOGIN in the clear)
+Hostile modes, implicit TLS, a normal session until the command named:
+  malformed     SELECT is answered with garbage
+  bye           SELECT is answered with an unexpected BYE, then the connection closes
+  flood         SELECT is answered with untagged lines that never end
+  drip          SELECT is answered one byte every 0.3 s, forever
+  short-literal UID FETCH: a literal announced as 500 bytes holds 20, then silence
+  long-literal  UID FETCH: a literal announced as 5 bytes holds the whole header
+  huge-literal  UID FETCH: a literal announced as 4,000,000,000 bytes, sent without end
 """
 import base64
 import os
@@ -31,7 +40,8 @@ context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 context.load_cert_chain(cert, key)
 listener.settimeout(30)
 conn, _ = listener.accept()
-if mode in ("gmail", "silent"):
+plain_modes = ("inject", "nostarttls")
+if mode not in plain_modes:
     conn = context.wrap_socket(conn, server_side=True)
 reader = conn.makefile("rb")
 
@@ -46,6 +56,21 @@ body = b"Hello from Gmail.\r\n"
 caps = "IMAP4rev1 UIDPLUS MOVE ID X-GM-EXT-1 AUTH=XOAUTH2"
 if mode == "inject":
     caps = "IMAP4rev1 STARTTLS LOGINDISABLED"
+elif mode == "nostarttls":
+    caps = "IMAP4rev1 AUTH=PLAIN"
+elif mode not in ("gmail", "silent"):
+    caps = "IMAP4rev1 UIDPLUS MOVE ID"
+
+
+def endless(chunk, pause=0.0):
+    """Sends chunk again and again until the client goes away."""
+    try:
+        while True:
+            send(chunk)
+            if pause:
+                time.sleep(pause)
+    except OSError:
+        pass
 send("* OK [CAPABILITY %s] fake ready\r\n" % caps)
 while True:
     line = reader.readline()
@@ -58,6 +83,38 @@ while True:
     log.write((tag + " LOGIN ***" if words[1:2] == ["LOGIN"] else text) + "\n")
     if mode == "silent":
         time.sleep(30)
+        break
+    selecting = command.startswith("SELECT") or command.startswith("EXAMINE")
+    fetching = command.startswith("UID FETCH")
+    if selecting and mode == "malformed":
+        send("* 1 EXISTS\r\n* 1 FETCH (UID \x01\x02 FLAGS ((()\r\n%s MAYBE [READ-WRITE\r\n" % tag)
+        time.sleep(30)
+        break
+    if selecting and mode == "bye":
+        send("* BYE the server is going away\r\n")
+        break
+    if selecting and mode == "flood":
+        endless(b"* OK flood flood flood flood flood flood flood flood\r\n" * 2000)
+        break
+    if selecting and mode == "drip":
+        for byte in b"* OK drip":
+            send(bytes([byte]))
+            time.sleep(0.3)
+        endless(b"p", 0.3)
+        break
+    if fetching and mode == "short-literal":
+        send(b"* 1 FETCH (UID 1 FLAGS () RFC822.SIZE 500 BODY[HEADER] {500}\r\n" + header[:20]
+             + b")\r\n" + tag.encode() + b" OK done\r\n")
+        time.sleep(30)
+        break
+    if fetching and mode == "long-literal":
+        send(b"* 1 FETCH (UID 1 FLAGS () RFC822.SIZE 5 BODY[HEADER] {5}\r\n" + header
+             + b")\r\n" + tag.encode() + b" OK done\r\n")
+        time.sleep(30)
+        break
+    if fetching and mode == "huge-literal":
+        send(b"* 1 FETCH (UID 1 FLAGS () RFC822.SIZE 4000000000 BODY[HEADER] {4000000000}\r\n")
+        endless(b"x" * 65536)
         break
     if command.startswith("CAPABILITY"):
         send("* CAPABILITY %s\r\n%s OK done\r\n" % (caps, tag))
@@ -76,6 +133,8 @@ while True:
             send("%s OK [CAPABILITY %s] authenticated\r\n" % (tag, caps))
     elif command.startswith("LOGIN"):
         send("%s OK [CAPABILITY %s] logged in\r\n" % (tag, caps))
+    elif command.startswith("UID SEARCH"):
+        send("* SEARCH 1\r\n%s OK done\r\n" % tag)
     elif command.startswith("SELECT") or command.startswith("EXAMINE"):
         send("* 1 EXISTS\r\n* OK [UIDVALIDITY 42] ok\r\n* OK [UIDNEXT 2] ok\r\n%s OK [READ-WRITE] done\r\n" % tag)
     elif command.startswith("UID FETCH"):

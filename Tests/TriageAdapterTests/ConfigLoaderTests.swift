@@ -17,6 +17,18 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertNil(config.digest)
     }
 
+    func testAccountTimeoutIsSecondsFromOneToAnHour() throws {
+        let good = try ConfigLoader.parse("[triage]\n[account a]\nurl = imaps://h\ntimeout = 15\n[account b]\nurl = imaps://h\n", path: "t.conf")
+        XCTAssertEqual(good.accounts.map(\.timeout), [15, nil])
+        for bad in ["0", "3601", "ten", "1.5"] {
+            XCTAssertThrowsError(try ConfigLoader.parse("[triage]\n[account a]\nurl = imaps://h\ntimeout = \(bad)\n", path: "t.conf")) { error in
+                let problems = (error as? ConfigError)?.problems ?? []
+                XCTAssertEqual(problems.map(\.line), [4], "\(bad): \(problems)")
+                XCTAssertTrue(problems.first?.message.contains("timeout must be") ?? false, "\(problems)")
+            }
+        }
+    }
+
     func testReportsEveryProblemWithItsLine() {
         let text = """
         [triage]

@@ -68,6 +68,9 @@ public struct AccountSection: Sendable {
     public var caFile: String?
     /// `tls = off` allows plain `imap://` to a loopback host.
     public var tlsOff: Bool = false
+    /// `timeout = SECONDS`: how long to wait for the connection, the TLS handshake and
+    /// each read of an answer; nil for the defaults (30 s to connect, 60 s per answer).
+    public var timeout: Int?
     /// The line of the section header, for messages.
     public var line: Int = 0
 

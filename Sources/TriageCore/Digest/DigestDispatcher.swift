@@ -56,6 +56,7 @@ public struct DigestDispatcher {
     /// Sends the digest due at `now` by the schedule, if any (what `triage run` does).
     public func sendDue(now: Date, delivery: () throws -> any MailDelivery) throws -> DigestOutcome {
         try store.withLock {
+            try store.finishDigestReporting()
             guard let day = schedule.dueDay(at: now, sent: try store.digestSentDays()) else { return .notDue }
             return try send(day: day, now: now, force: false, delivery: delivery)
         }
@@ -74,8 +75,8 @@ public struct DigestDispatcher {
             }
             try delivery().deliver(draft.message)
             do {
-                try store.markDigestSent(day, now: now)
                 let ids = draft.plan.digestEntryIDs
+                try store.markDigestSent(day, now: now, entries: ids)
                 if !ids.isEmpty { try store.markReported(ids, day: day) }
             } catch let error as TriageError {
                 throw SimpleError(error.exitStatus,

@@ -31,8 +31,24 @@ public protocol MailConnection: AnyObject {
     @discardableResult
     func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod
 
+    /// Finishes a move that an earlier, interrupted run may have started (see
+    /// `MoveJournal`): like `move`, but a connection that moves in several steps
+    /// first looks in `folder` for each message's Message-ID (`messageIDs`) and only
+    /// removes from here those already copied. Messages without a Message-ID are
+    /// moved as usual.
+    @discardableResult
+    func resumeMove(_ uids: [UInt32], to folder: String, messageIDs: [UInt32: String]) throws -> MoveMethod
+
     /// Ends the session politely (IMAP `LOGOUT`); never throws, safe to call twice.
     func close()
+}
+
+extension MailConnection {
+    /// Connections whose moves are atomic (IMAP MOVE, a Maildir rename) simply move.
+    @discardableResult
+    public func resumeMove(_ uids: [UInt32], to folder: String, messageIDs: [UInt32: String]) throws -> MoveMethod {
+        try move(uids, to: folder)
+    }
 }
 
 /// How a move was carried out, for `--verbose` and the tests.

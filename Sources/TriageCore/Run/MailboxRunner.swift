@@ -84,6 +84,9 @@ public struct MailboxRunner {
         }
 
         let uids = try connection.uids(above: lastUID)
+        // Moves an interrupted run may have begun (only for this UIDVALIDITY).
+        var journal = options.dryRun ? nil : MoveJournal.load(store: store.root, account: account, mailbox: mailbox)
+        if journal?.uidValidity != status.uidValidity { journal = nil }
         let sinceStart = options.since.map { Int64($0.daysSince1970) * 86_400 - Int64(store.timeZone.secondsFromGMT(for: now)) }
         var index = 0
         while index < uids.count {
@@ -127,9 +130,27 @@ public struct MailboxRunner {
                 try connection.store(change, uids: changeUIDs)
                 checkpoint("flags")
             }
+            if !plan.moves.isEmpty, let last = batchUIDs.last {
+                var next = MoveJournal(uidValidity: status.uidValidity)
+                for (folder, moveUIDs) in plan.moves { next.moves[folder, default: []] += moveUIDs }
+                // Keep what the interrupted run had begun beyond this batch.
+                for (folder, started) in journal?.moves ?? [:] {
+                    let later = started.filter { $0 > last }
+                    if !later.isEmpty { next.moves[folder, default: []] += later }
+                }
+                try next.save(store: store.root, account: account, mailbox: mailbox)
+                checkpoint("journal")
+            }
             for (folder, moveUIDs) in plan.moves {
                 do {
-                    try connection.move(moveUIDs, to: folder)
+                    let resumed = journal?.started(moveUIDs, to: folder) ?? []
+                    if !resumed.isEmpty {
+                        var ids: [UInt32: String] = [:]
+                        for uid in resumed { ids[uid] = messages[uid]?.messageID }
+                        try connection.resumeMove(resumed, to: folder, messageIDs: ids)
+                    }
+                    let fresh = moveUIDs.filter { !resumed.contains($0) }
+                    if !fresh.isEmpty { try connection.move(fresh, to: folder) }
                     checkpoint("move")
                 } catch let error as MailError where error.kind == .missingFolder {
                     outcome.failedActions.append(error.message)
@@ -144,6 +165,10 @@ public struct MailboxRunner {
                     .save(store: store.root, account: account, mailbox: mailbox)
                 checkpoint("state")
             }
+        }
+        if !options.dryRun, FileManager.default.fileExists(atPath: MoveJournal.path(store: store.root, account: account, mailbox: mailbox)) {
+            // Every batch is done: nothing is left to resume.
+            try? MoveJournal.remove(store: store.root, account: account, mailbox: mailbox)
         }
         if !options.dryRun, uids.isEmpty, saved?.uidValidity != status.uidValidity || options.all {
             // Record the (new) UIDVALIDITY even when there was nothing to do.

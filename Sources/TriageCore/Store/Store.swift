@@ -17,6 +17,9 @@ public final class Store {
     public let timeZone: TimeZone
     /// Whether writes are fsynced. Only benchmarks and test set-up turn this off.
     public var synchronous = true
+    /// Called after each file the store puts in place or removes (`store write queue`);
+    /// the crash tests kill the process here.
+    public var checkpoint: ((String) -> Void)?
 
     private var heldLock: StoreLock?
     private var lockDepth = 0
@@ -415,6 +418,29 @@ public final class Store {
         }
     }
 
+    /// Finishes status changes a crash cut short. A change writes the record into its
+    /// new status folder, then removes the old copy; a crash in between leaves both.
+    /// Listings already take the newer copy, but the older one would stay forever:
+    /// remove it. Cheap (it only lists folder names); `triage run` calls it first.
+    public func finishInterruptedUpdates() throws {
+        try finishInterruptedUpdates(QueueEntry.self)
+        try finishInterruptedUpdates(Reminder.self)
+        try finishInterruptedUpdates(DigestEntry.self)
+        try finishInterruptedUpdates(WebhookDelivery.self)
+    }
+
+    private func finishInterruptedUpdates<R: StoreRecord & Equatable>(_ type: R.Type) throws {
+        var seen = Set<String>()
+        var doubled: [String] = []
+        for status in R.statusFolders {
+            for id in try StoreFiles.recordIDs(in: folder(R.self, status)) ?? [] where !seen.insert(id).inserted {
+                doubled.append(id)
+            }
+        }
+        // An unchanged record with a stale copy: `update` removes only the stale copy.
+        if !doubled.isEmpty { try update(R.self, ids: doubled) { _ in } }
+    }
+
     /// Sets the status of queue entries, stamping when it changed.
     @discardableResult
     public func setStatus(queueEntries ids: [String], to status: WorkStatus, now: Date) throws -> [QueueEntry] {
@@ -460,16 +486,32 @@ public final class Store {
         StoreFiles.exists(sentFolder + "/" + day.iso + ".json")
     }
 
-    /// Records that the digest of `day` was sent at `now`; returns false (and
-    /// changes nothing) when it was already recorded.
+    /// Records that the digest of `day` was sent at `now` with the digest entries
+    /// `entries` (kept so that a crash before they are all marked reported can be
+    /// finished, see `finishDigestReporting`); returns false (and changes nothing)
+    /// when it was already recorded.
     @discardableResult
-    public func markDigestSent(_ day: CivilDate, now: Date) throws -> Bool {
+    public func markDigestSent(_ day: CivilDate, now: Date, entries: [String] = []) throws -> Bool {
         try withLock {
             if isDigestSent(day) { return false }
-            let json = JSONValue.object([("day", .string(day.iso)), ("sent", .string(Timestamp(now, timeZone: timeZone).rfc3339))])
+            var fields: [(String, JSONValue)] = [("day", .string(day.iso)), ("sent", .string(Timestamp(now, timeZone: timeZone).rfc3339))]
+            if !entries.isEmpty { fields.append(("entries", .array(entries.sorted().map { .string($0) }))) }
+            let json = JSONValue.object(fields)
             try commit([PendingFile(folder: sentFolder, id: day.iso, data: Data(json.prettySerialized.utf8), obsolete: [])])
             return true
         }
+    }
+
+    /// Marks reported the entries of the last digest sent that are still pending:
+    /// a crash after the digest was recorded as sent but before all its entries
+    /// were marked would otherwise report them again in the next digest.
+    public func finishDigestReporting() throws {
+        guard let day = try digestSentDays().max(),
+              let data = try StoreFiles.read(sentFolder + "/" + day.iso + ".json"),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let ids = object["entries"] as? [String] else { return }
+        let pending = ids.filter { RecordID.isValid($0) && StoreFiles.exists(filePath(DigestEntry.self, DigestEntry.activeFolder, $0)) }
+        if !pending.isEmpty { try markReported(pending, day: day) }
     }
 
     // MARK: - Committing files
@@ -513,16 +555,25 @@ public final class Store {
             for (temp, _) in temps { try? StoreFiles.remove(temp) }
             throw error
         }
-        for (temp, final) in temps { try StoreFiles.rename(temp, final) }
+        for (temp, final) in temps {
+            try StoreFiles.rename(temp, final)
+            checkpoint?("store write " + Store.kindName(final))
+        }
         for file in files {
             for old in file.obsolete {
                 try StoreFiles.remove(old)
                 touch((old as NSString).deletingLastPathComponent)
+                checkpoint?("store remove " + Store.kindName(old))
             }
         }
         if synchronous {
             for folder in touched { try StoreFiles.syncFolder(folder) }
         }
+    }
+
+    /// `queue/open` of `ROOT/queue/open/ID.json`, for checkpoint names.
+    private static func kindName(_ path: String) -> String {
+        path.split(separator: "/").suffix(3).dropLast().joined(separator: "/")
     }
 
     /// Makes sure a folder exists and, once per lock, clears temp files that a

@@ -4,7 +4,9 @@ import Foundation
 public enum StoreError: TriageError, Equatable, CustomStringConvertible {
     /// Another process holds the writer lock (exit 75: try again later).
     case locked(store: String, pid: Int32?)
-    /// A file operation failed (exit 73).
+    /// A file operation failed: exit 75 when the cause is the environment (a full or
+    /// read-only file system, an I/O error, too many open files), which a later run
+    /// may not meet; else 73.
     case io(path: String, operation: String, errno: Int32)
     /// A record named by id exists but cannot be read (exit 65).
     case unreadable(StoreProblem)
@@ -37,7 +39,7 @@ public enum StoreError: TriageError, Equatable, CustomStringConvertible {
     public var exitStatus: ExitStatus {
         switch self {
         case .locked: return .tempFail
-        case .io: return .cantCreate
+        case .io(_, _, let errno): return StoreError.isEnvironmental(errno) ? .tempFail : .cantCreate
         case .unreadable, .ids: return .dataError
         }
     }
@@ -49,7 +51,17 @@ public enum StoreError: TriageError, Equatable, CustomStringConvertible {
             return "the store \(store) is locked by \(who) (lock file \(store)/lock); "
                 + "another triage command is writing to it — try again when it has finished"
         case .io(let path, let operation, let errno):
-            return "\(path): cannot \(operation): \(String(cString: strerror(errno))); check the folder's permissions and free space"
+            let what = "\(path): cannot \(operation): \(String(cString: strerror(errno)))"
+            switch errno {
+            case ENOSPC, EDQUOT:
+                return what + "; the file system is full. Nothing was lost: free some space and run again, it picks up where it stopped"
+            case EROFS:
+                return what + "; the file system is mounted read-only. Nothing was lost: make it writable and run again"
+            case _ where StoreError.isEnvironmental(errno):
+                return what + "; nothing was lost: run again when the file system is healthy"
+            default:
+                return what + "; check the folder's permissions and free space"
+            }
         case .unreadable(let problem):
             return problem.description
         case .ids(let problems):
@@ -58,4 +70,10 @@ public enum StoreError: TriageError, Equatable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// Whether a file error comes from the system's state rather than the store's
+    /// setup: trying again later (exit 75) is the right answer.
+    static func isEnvironmental(_ code: Int32) -> Bool {
+        [ENOSPC, EDQUOT, EROFS, EIO, ENFILE, EMFILE, ENOMEM, EAGAIN, EBUSY, EINTR, ETXTBSY].contains(code)
+    }
 }

@@ -70,12 +70,18 @@ enum RunCommand: Command {
         try store.lock()
         defer { store.unlock() }
 
-        let crashHook = CrashHook(context.environment["TRIAGE_TEST_KILL_AT"]).checkpoint
+        let hook = CrashHook(context.environment["TRIAGE_TEST_KILL_AT"])
+        let crashHook: @Sendable (String) -> Void = { hook.checkpoint($0) }
+        if hook.isArmed { store.checkpoint = crashHook }
+        // A status change a crash cut short (a webhook delivered, an entry reported)
+        // left an old copy behind: remove it before anything reads the store.
+        if !options.dryRun { try store.finishInterruptedUpdates() }
         let printer = RunPrinter(context: context, verbose: verbose, dryRun: options.dryRun)
         var worst = ExitStatus.ok
         for account in accounts {
             do {
-                let connection = try connect(account, context: context, verbose: verbose)
+                let connection = try connect(account, context: context, verbose: verbose,
+                                             checkpoint: hook.isArmed ? crashHook : nil)
                 defer { connection.close() }
                 for mailbox in account.mailboxes {
                     var runner = MailboxRunner(
@@ -95,19 +101,20 @@ enum RunCommand: Command {
         }
         if !options.dryRun {
             // After the mail actions, so a slow or failing endpoint never holds them up.
-            for failure in try WebhookDispatcher.deliverPending(store: store, context: context) {
+            for failure in try WebhookDispatcher.deliverPending(store: store, context: context, checkpoint: crashHook) {
                 context.err("triage: \(failure)\n")
             }
         }
         // The day's digest, after the accounts (even when some failed).
         if !options.dryRun && setup.config.digest != nil {
-            worst = max(worst, DigestService.sendDue(setup: setup, context: context))
+            worst = max(worst, DigestService.sendDue(setup: setup, context: context, checkpoint: crashHook))
         }
         return worst
     }
 
     /// Opens the account's connection: a local Maildir, or IMAP with verified TLS.
-    static func connect(_ account: AccountSection, context: Context, verbose: Bool) throws -> MailConnection {
+    static func connect(_ account: AccountSection, context: Context, verbose: Bool,
+                        checkpoint: (@Sendable (String) -> Void)? = nil) throws -> MailConnection {
         if account.url.hasPrefix("maildir:") {
             return try MaildirConnection(root: String(account.url.dropFirst("maildir:".count)))
         }
@@ -125,6 +132,8 @@ enum RunCommand: Command {
             throw SimpleError(.config, "\(where_) has no password_command, password or oauth2_token_command")
         }
         var settings = IMAPSettings(url: url, credential: credential, caFile: account.caFile, tlsOff: account.tlsOff)
+        settings.setTimeout(account.timeout)
+        settings.checkpoint = checkpoint
         if verbose && context.environment["TRIAGE_TRACE"] == "1" {
             settings.trace = { line in FileHandle.standardError.write(Data(("  " + line + "\n").utf8)) }
         }

@@ -1,20 +1,33 @@
 import Foundation
 
 /// A test hook: with `TRIAGE_TEST_KILL_AT=k` in the environment, the run kills
-/// itself with SIGKILL at its k-th checkpoint (store write, server command, state
-/// save), so tests can check that a rerun after a crash at any step converges.
+/// itself with SIGKILL at its k-th checkpoint, so tests can check that a rerun after
+/// a crash at any step converges. Checkpoints: each IMAP command's answer, each file
+/// the store puts in place or removes, the runner's steps (fetch, store, flags, move,
+/// journal, state), each webhook POST and the digest delivery. Before dying it says
+/// which step it was on standard error (`triage: test hook: killed at step 7 (UID COPY)`).
 /// Without the variable it does nothing.
 final class CrashHook: @unchecked Sendable {
     private let killAt: Int?
+    private let lock = NSLock()
     private var count = 0
 
     init(_ setting: String?) {
         killAt = setting.flatMap(Int.init)
     }
 
+    /// Whether the hook is armed (the checkpoints are worth installing).
+    var isArmed: Bool { killAt != nil }
+
     func checkpoint(_ step: String) {
         guard let killAt else { return }
+        lock.lock()
         count += 1
-        if count >= killAt { kill(getpid(), SIGKILL) }
+        let now = count
+        lock.unlock()
+        if now >= killAt {
+            FileHandle.standardError.write(Data("triage: test hook: killed at step \(now) (\(step))\n".utf8))
+            kill(getpid(), SIGKILL)
+        }
     }
 }

@@ -66,10 +66,13 @@ struct DigestService {
 
     /// The end of `triage run`: sends the digest due now, if any. Errors go to
     /// standard error; the result is the exit status to merge into the run's.
-    static func sendDue(setup: RunSetup, context: Context) -> ExitStatus {
+    /// `checkpoint` is called once the delivery accepted the message, before the store records it.
+    static func sendDue(setup: RunSetup, context: Context, checkpoint: @escaping @Sendable (String) -> Void = { _ in }) -> ExitStatus {
         do {
             let service = try DigestService(setup: setup)
-            let outcome = try service.dispatcher.sendDue(now: context.now, delivery: service.delivery)
+            let outcome = try service.dispatcher.sendDue(now: context.now) {
+                CheckpointedDelivery(inner: try service.delivery(), checkpoint: checkpoint)
+            }
             warn(outcome.problems, context: context)
             return .ok
         } catch {

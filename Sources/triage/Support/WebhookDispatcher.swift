@@ -5,7 +5,8 @@ import TriageSMTP
 /// failure stays pending, with its reason, for the next run.
 enum WebhookDispatcher {
     /// Delivers what is pending; returns the failures' messages (for standard error).
-    static func deliverPending(store: Store, context: Context) throws -> [String] {
+    /// `checkpoint` is called after each POST, before its outcome is recorded.
+    static func deliverPending(store: Store, context: Context, checkpoint: (String) -> Void = { _ in }) throws -> [String] {
         let pending = store.records(WebhookDelivery.self, in: [WebhookDelivery.activeFolder]).records
         guard !pending.isEmpty else { return [] }
         let poster = WebhookPoster()
@@ -13,6 +14,7 @@ enum WebhookDispatcher {
         var failures: [String] = []
         for delivery in pending {
             let result = poster.post(url: delivery.url, json: delivery.payload)
+            checkpoint("webhook posted")
             try store.update(WebhookDelivery.self, ids: [delivery.id]) { record in
                 switch result {
                 case .delivered:

@@ -7,7 +7,8 @@ import Foundation
 final class FakeIMAPServer {
     /// What the script does; see fake-imap.py.
     enum Mode: String {
-        case gmail, inject, silent
+        case gmail, inject, silent, nostarttls, malformed, bye, flood, drip
+        case shortLiteral = "short-literal", longLiteral = "long-literal", hugeLiteral = "huge-literal"
     }
 
     /// The port on 127.0.0.1.

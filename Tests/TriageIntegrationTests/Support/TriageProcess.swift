@@ -14,6 +14,19 @@ enum TriageProcess {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("triage")
     }
 
+    /// Runs `triage ARGS` and returns its result and peak resident memory in KiB
+    /// (through Tests/Servers/maxrss.py).
+    static func measured(_ args: [String], environment: [String: String] = [:]) throws -> (Result, kilobytes: Int) {
+        let out = NSTemporaryDirectory() + "triage-maxrss-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let script = PythonTestServerProcess.serversDirectory.appendingPathComponent("maxrss.py").path
+        var result = try run([script, out, binary.path] + args, environment: environment,
+                             executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        if result.status > 128 { result.status = -(result.status - 128) }
+        let kilobytes = Int((try? String(contentsOfFile: out, encoding: .utf8)) ?? "") ?? 0
+        return (result, kilobytes)
+    }
+
     /// Runs `triage ARGS` in `directory` (default: the test's own), with
     /// `input` on standard input (closed when nil).
     ///
@@ -21,9 +34,9 @@ enum TriageProcess {
     /// `inheritEnvironment: false` is the whole environment (for tests that
     /// must not see the developer's HOME or XDG folders).
     static func run(_ args: [String], environment: [String: String] = [:], inheritEnvironment: Bool = true,
-                    directory: String? = nil, input: Data? = nil) throws -> Result {
+                    directory: String? = nil, input: Data? = nil, executable: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = args
         var env = inheritEnvironment ? ProcessInfo.processInfo.environment : [:]
         for (k, v) in environment { env[k] = v }

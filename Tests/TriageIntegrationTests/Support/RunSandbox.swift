@@ -1,0 +1,244 @@
+import Foundation
+import TriageCore
+import TriageIMAP
+import XCTest
+
+/// One Dovecot user with a configuration, rules using every action kind, a
+/// `file:` digest outbox and a webhook, for the reliability tests: runs the built
+/// `triage`, saves and restores the whole starting state (the user's Maildir with
+/// Dovecot's indexes, the store, the outbox) so that many runs can start from the
+/// same point, and takes a snapshot of everything a run changes.
+final class RunSandbox {
+    let server: DovecotServer
+    let user: String
+    /// The folder of the configuration, rules, store and outbox.
+    let dir: String
+    var config: String { dir + "/triage.conf" }
+    var store: String { dir + "/store" }
+    var outbox: String { dir + "/outbox" }
+    /// The mailboxes the rules touch.
+    static let mailboxes = ["INBOX", "Lists/dev", "Archive"]
+    /// The webhook the receipts rule posts to.
+    let webhookURL: String
+
+    /// Rules with every action kind: label, unlabel, move, mark read and unread,
+    /// flag, queue, remind, digest, webhook, stop.
+    static func rules(webhook: String) -> String {
+        """
+        rule "cc is for information only"
+          when cc:me -to:me
+          then label "no push", digest "FYI"
+
+        rule "receipts to reconcile"
+          when from:{bank.example shop.example} subject:(receipt OR invoice)
+          then label "money", queue rec, webhook "\(webhook)"
+
+        rule "reply to the boss"
+          when from:boss@example.test is:unread
+          then remind "Reply to {from.name}: {subject}" in 2 days, flag
+
+        rule "lists stay out of the inbox"
+          when list:dev.lists.example
+          then move "Lists/dev", mark read, digest "Lists", stop
+
+        rule "never reached after stop"
+          when list:dev.lists.example
+          then label "after stop"
+
+        rule "reopened"
+          when subject:reopen
+          then unlabel "old", mark unread
+
+        rule "newsletters are archived"
+          when from:news@letters.example
+          then label "news", mark read, move "Archive"
+        """
+    }
+
+    /// A fresh user and folder; `host` and `port` say where triage connects
+    /// (default: Dovecot's IMAPS on localhost).
+    init(_ purpose: String, server: DovecotServer? = nil) throws {
+        let server = try server ?? DovecotServer.shared()
+        self.server = server
+        user = try server.makeUser(purpose)
+        for mailbox in Self.mailboxes where mailbox != "INBOX" { try server.createMailbox(user: user, mailbox) }
+        // Keyword 0 is `old`, for the unlabel rule (Maildir flag letter `a`).
+        let keywords = server.maildir(user: user) + "/dovecot-keywords"
+        try "0 old\n".write(toFile: keywords, atomically: false, encoding: .utf8)
+        chown(keywords, DovecotServer.mailUID, DovecotServer.mailUID)
+        // On tmpfs when there is one: these tests are about the order of writes, not the
+        // disk's durability, and each fsync on the disk costs milliseconds.
+        let base = FileManager.default.isWritableFile(atPath: "/dev/shm") ? "/dev/shm/" : NSTemporaryDirectory()
+        dir = base + "triage-\(purpose)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
+        webhookURL = "http://127.0.0.1:\(try WebhookTestServer.shared().httpPort)/hook/\(purpose)"
+        try Self.rules(webhook: webhookURL).write(toFile: dir + "/rules/test.rules", atomically: true, encoding: .utf8)
+        try DovecotServer.password.write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+        try writeConfig()
+    }
+
+    /// Removes the folder (the Dovecot user stays, unused).
+    func remove() {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// Writes the configuration: the account at `host:port` over `scheme`, an
+    /// optional `timeout`, and the digest into the outbox when `digest` is set.
+    func writeConfig(host: String = "localhost", port: UInt16? = nil, scheme: String = "imaps",
+                     timeout: Int? = nil, digest: Bool = true) throws {
+        var text = """
+        [triage]
+        me = me@example.test
+        rules = rules
+        store = store
+        timezone = UTC
+
+        [account test]
+        url = \(scheme)://\(host):\(port ?? (scheme == "imaps" ? server.imapsPort : server.imapPort))
+        user = \(user)
+        password_command = cat \(dir)/pw
+        ca_file = \(server.caFile)
+        mailboxes = INBOX
+
+        """
+        if let timeout { text += "timeout = \(timeout)\n" }
+        if digest {
+            text += """
+
+            [digest]
+            to = me@example.test
+            from = triage@example.test
+            hour = 0
+            smtp = file:\(outbox)
+
+            """
+        }
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+    }
+
+    /// Runs `triage ARGS --config CONFIG`.
+    func triage(_ args: [String], environment: [String: String] = [:]) throws -> TriageProcess.Result {
+        try TriageProcess.run(args + ["--config", config], environment: environment)
+    }
+
+    // MARK: - Mail
+
+    /// A message; `kind` picks which rule it meets (see `corpus`).
+    static func message(_ id: String, kind: Int) -> (text: String, flags: String) {
+        var from = "Friend <friend@example.test>", to = "me@example.test", cc: String?, subject = "Lunch \(id)?"
+        var list: String?, flags = ""
+        switch kind % 7 {
+        case 0: to = "team@example.test"; cc = "me@example.test"; subject = "Team notes \(id)"
+        case 1: from = "Bank <billing@bank.example>"; subject = "Your receipt \(id)"; flags = "S"
+        case 2: from = "The Boss <boss@example.test>"; subject = "Budget \(id)"
+        case 3: from = "dev@lists.example"; to = "dev@dev.lists.example"; subject = "Release \(id)"; list = "dev.lists.example"
+        case 4: subject = "Please reopen \(id)"; flags = "Sa"  // seen, keyword `old`
+        case 5: from = "News <news@letters.example>"; subject = "Weekly \(id)"
+        default: flags = "S"
+        }
+        var text = "From: \(from)\nTo: \(to)\n"
+        if let cc { text += "Cc: \(cc)\n" }
+        if let list { text += "List-Id: Dev list <\(list)>\n" }
+        text += "Subject: \(subject)\nDate: Mon, 30 Nov 2026 08:00:00 +0000\nMessage-ID: <\(id)@example.test>\n"
+            + "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\nHello \(id).\n"
+        return (text, flags)
+    }
+
+    /// Seeds `count` messages into INBOX, cycling through every rule.
+    func seed(_ count: Int, prefix: String = "m") throws {
+        for i in 0..<count {
+            let (text, flags) = Self.message("\(prefix)\(i)", kind: i)
+            try server.seed(user: user, text, flags: flags)
+        }
+    }
+
+    // MARK: - Saving and restoring the starting point
+
+    private var template: String { dir + "/template" }
+    private var maildirRoot: String { server.maildir(user: user) }
+
+    /// Saves the Maildir (with Dovecot's indexes), the store and the outbox.
+    func saveStart() throws {
+        try? FileManager.default.removeItem(atPath: template)
+        try FileManager.default.createDirectory(atPath: template, withIntermediateDirectories: true)
+        try Spawn.run(["/bin/cp", "-a", maildirRoot, template + "/Maildir"])
+        for folder in [store, outbox] where FileManager.default.fileExists(atPath: folder) {
+            try Spawn.run(["/bin/cp", "-a", folder, template + "/" + (folder as NSString).lastPathComponent])
+        }
+    }
+
+    /// Puts back what `saveStart` saved.
+    func restoreStart() throws {
+        try FileManager.default.removeItem(atPath: maildirRoot)
+        try Spawn.run(["/bin/cp", "-a", template + "/Maildir", maildirRoot])
+        for folder in [store, outbox] {
+            try? FileManager.default.removeItem(atPath: folder)
+            let saved = template + "/" + (folder as NSString).lastPathComponent
+            if FileManager.default.fileExists(atPath: saved) { try Spawn.run(["/bin/cp", "-a", saved, folder]) }
+        }
+    }
+
+    // MARK: - Snapshots
+
+    /// Everything a run changes, comparable between runs of different users:
+    /// every message by mailbox and Message-ID with its flags and keywords (a
+    /// doubled message appears twice, a lost one not at all), every store record
+    /// with its times masked, and the outbox's file names.
+    func snapshot() throws -> [String] {
+        var lines: [String] = []
+        let connection = try server.connect(user: user)
+        defer { connection.close() }
+        for mailbox in Self.mailboxes {
+            _ = try connection.open(mailbox, readOnly: true)
+            for item in try connection.fetch(try connection.uids(above: 0)) {
+                let header = String(decoding: item.header, as: UTF8.self)
+                let id = header.range(of: "Message-ID: <").map { String(header[$0.upperBound...].prefix { $0 != ">" }) } ?? "?"
+                // \Recent belongs to whichever session saw the message first.
+                let flags = item.flags.subtracting(["\\Recent"]).sorted().joined(separator: " ")
+                lines.append("\(mailbox) \(id) flags(\(flags)) labels(\(item.labels.sorted().joined(separator: ",")))")
+            }
+        }
+        lines += storeLines()
+        lines += outboxFiles().map { "outbox \($0)" }
+        return lines.sorted()
+    }
+
+    /// Store files (not the state, lock or temporary files) with their contents, times masked.
+    func storeLines() -> [String] {
+        var lines: [String] = []
+        guard let walker = FileManager.default.enumerator(atPath: store) else { return [] }
+        let times = try! NSRegularExpression(pattern: "\"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9:]+)\"")
+        for case let path as String in walker where path.hasSuffix(".json") && !path.hasPrefix("state/") {
+            guard !(path as NSString).lastPathComponent.hasPrefix(".") else { continue }
+            let body = (try? String(contentsOfFile: store + "/" + path, encoding: .utf8)) ?? "(unreadable)"
+            let masked = times.stringByReplacingMatches(in: body, range: NSRange(body.startIndex..., in: body), withTemplate: "TIME")
+            lines.append("store \(path): \(masked.replacingOccurrences(of: "\n", with: " "))")
+        }
+        return lines
+    }
+
+    /// The `.eml` files in the outbox.
+    func outboxFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: outbox)) ?? []).filter { $0.hasSuffix(".eml") && !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// The inode of an outbox file (a new delivery replaces the file with a new one).
+    func inode(ofOutboxFile name: String) -> UInt64? {
+        var st = stat()
+        return stat(outbox + "/" + name, &st) == 0 ? UInt64(st.st_ino) : nil
+    }
+
+    /// The webhook server's recorded request files for this sandbox's URL.
+    func webhookRequests() throws -> [String: String] {
+        let server = try WebhookTestServer.shared()
+        let folder = server.requestsDirectory
+        var found: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            guard let path = object?["path"] as? String, webhookURL.hasSuffix(path) else { continue }
+            found[name] = object?["body"] as? String ?? ""
+        }
+        return found
+    }
+}
