@@ -205,6 +205,13 @@ def main():
         for i in range(198):
             f.write('rule "never %d" when %s then label "never%d"\n' % (i, kinds[i % len(kinds)].format(i=i), i))
     rules_dirs["triage-200"] = many
+    # Store writes: the cc rule also puts the message in the digest (one record each).
+    store_rules = os.path.join(run_dir, "rules-store")
+    os.makedirs(store_rules, exist_ok=True)
+    with open(os.path.join(store_rules, "bench.rules"), "w") as f:
+        f.write(open(os.path.join(HERE, "tools", "triage-rules", "bench.rules")).read().replace(
+            'move "NoPush"', 'move "NoPush", digest "FYI"'))
+    rules_dirs["triage-store"] = store_rules
 
     def triage_conf(rules, name):
         store = os.path.join(run_dir, "store-" + name)
@@ -219,7 +226,7 @@ def main():
 
     env = dict(os.environ, BENCH_IMAPS=str(server.imaps))
     tools = {}
-    for name in ("triage", "triage-200"):
+    for name in ("triage", "triage-200", "triage-store"):
         conf, store = triage_conf(rules_dirs[name], name)
         tools[name] = {
             "reset": lambda store=store: shutil.rmtree(store, ignore_errors=True),
@@ -236,7 +243,8 @@ def main():
     imapfilter_argv = ["imapfilter", "-t", server.ca, "-c", os.path.join(HERE, "tools", "imapfilter.lua")]
     tools["imapfilter"] = {"reset": lambda: None, "cold": imapfilter_argv, "noop": imapfilter_argv}
 
-    results = {"count": args.count, "runs": args.runs, "cases": {}}
+    results = {"count": args.count, "runs": args.runs, "cases": {},
+               "load": open("/proc/loadavg").read().split()[0]}
 
     def want(name):
         return only is None or name in only
@@ -280,6 +288,20 @@ def main():
                                       problems=[c["problems"] for c in checks if c["wrong"]][:1])
         results["cases"][name + "-noop"] = median_of(noop)
         print("bench: %s done: %.2f s, %d wrong" % (name, results["cases"][name]["wall"], wrong), file=sys.stderr)
+
+    if want("triage-store") and shutil.which("strace"):
+        # fsync calls of one store run, counted with strace (not timed).
+        server.restore()
+        tools["triage-store"]["reset"]()
+        trace = os.path.join(run_dir, "strace.txt")
+        sh("strace", "-f", "-c", "-e", "trace=fsync,fdatasync,syncfs,sync_file_range", "-o", trace,
+           *tools["triage-store"]["cold"], stdout=subprocess.DEVNULL)
+        calls = sum(int(l.split()[3]) for l in open(trace) if re.match(r"\s*[\d.]+\s+[\d.]+\s+\d+\s+\d+", l)
+                    and not l.strip().endswith("total"))
+        store = os.path.join(run_dir, "store-triage-store")
+        records = sum(len([f for f in files if f.endswith(".json")]) for _, _, files in os.walk(store))
+        batches = -(-args.count // 1000)
+        results["fsyncs"] = {"calls": calls, "records": records, "batches": batches}
 
     if args.json:
         with open(args.json, "w") as f:
