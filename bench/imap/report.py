@@ -30,7 +30,7 @@ def machine():
         "- CPU: %s, %d cores; %.0f GB RAM; Linux %s; Debian %s" % (cpu, os.cpu_count(), mem, platform.release(), debian),
         "- Dovecot %s (maildir, `mail_fsync = never`), loopback only; %s; imapfilter %s; Python %s" % (
             output("dovecot", "--version"), swift[0] if swift else "Swift ?",
-            output("imapfilter", "-V").split()[1] if output("imapfilter", "-V") else "?", platform.python_version()),
+            (subprocess.run(["imapfilter", "-V"], capture_output=True, text=True).stderr + output("imapfilter", "-V")).split()[1], platform.python_version()),
     ]
 
 
