@@ -20,6 +20,11 @@ public protocol MailConnection: AnyObject {
     /// anything read. UIDs that no longer exist are simply absent from the result.
     func fetch(_ uids: [UInt32]) throws -> [FetchedMessage]
 
+    /// Like `fetch(_:)`, but only the header, flags, size and arrival date plus
+    /// `parts`: a connection that can leave the rest out (IMAP) saves the bytes and
+    /// the server's work. The default fetches everything.
+    func fetch(_ uids: [UInt32], parts: MessageParts) throws -> [FetchedMessage]
+
     /// Adds or removes system flags and labels on the given UIDs, one command per
     /// kind of change. Idempotent: adding a flag twice changes nothing.
     func store(_ change: FlagChange, uids: [UInt32]) throws
@@ -48,6 +53,11 @@ extension MailConnection {
     @discardableResult
     public func resumeMove(_ uids: [UInt32], to folder: String, messageIDs: [UInt32: String]) throws -> MoveMethod {
         try move(uids, to: folder)
+    }
+
+    /// Fetches everything: for connections where leaving parts out saves nothing.
+    public func fetch(_ uids: [UInt32], parts: MessageParts) throws -> [FetchedMessage] {
+        try fetch(uids)
     }
 }
 

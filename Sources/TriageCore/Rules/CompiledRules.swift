@@ -22,6 +22,21 @@ public struct CompiledRules: Sendable {
         ZonedTime.civilDate(at: Int64(now.timeIntervalSince1970.rounded(.down)), in: environment.timeZone)
     }
 
+    /// The message parts some rule's query looks at: `.text` for bare words (they
+    /// search the snippet), `.structure` for `has:attachment` and `filename:`.
+    /// Messages need no more than this to be classified.
+    public var neededParts: MessageParts {
+        var parts: MessageParts = []
+        for term in program.terms {
+            switch term {
+            case .text, .textGlob: parts.insert(.text)
+            case .hasAttachment, .filename, .filenameGlob: parts.insert(.structure)
+            default: break
+            }
+        }
+        return parts
+    }
+
     /// Prepares a message for matching against these rules.
     public func index(_ message: Message) -> MessageIndex {
         MessageIndex(message, rules: self)

@@ -27,6 +27,10 @@ public struct MailboxRunner {
     public var classify: (Message) -> [PlannedAction]
     /// Where events go.
     public var report: (RunEvent) -> Void
+    /// The parts fetched for every message (the header always): what the rules
+    /// look at (`CompiledRules.neededParts`). Messages whose actions write records
+    /// get their text fetched as well, for the snippet. Default: everything.
+    public var parts: MessageParts = .all
     /// Called after each step that changes something (store write, server command,
     /// state save) with its name; the crash tests kill the process here.
     public var checkpoint: (String) -> Void = { _ in }
@@ -83,7 +87,9 @@ public struct MailboxRunner {
             return outcome
         }
 
-        let uids = try connection.uids(above: lastUID)
+        // UIDNEXT already says whether anything arrived: the cron case sends no SEARCH.
+        let nothingNew = status.uidNext > 0 && status.uidNext - 1 <= lastUID
+        let uids = nothingNew ? [] : try connection.uids(above: lastUID)
         // Moves an interrupted run may have begun (only for this UIDVALIDITY).
         var journal = options.dryRun ? nil : MoveJournal.load(store: store.root, account: account, mailbox: mailbox)
         if journal?.uidValidity != status.uidValidity { journal = nil }
@@ -92,21 +98,38 @@ public struct MailboxRunner {
         while index < uids.count {
             let batchUIDs = Array(uids[index..<min(index + max(1, options.batchSize), uids.count)])
             index += batchUIDs.count
-            let fetched = try connection.fetch(batchUIDs)
+            let fetched = try connection.fetch(batchUIDs, parts: parts)
             checkpoint("fetch")
+
+            var classified: [(uid: UInt32, message: Message, actions: [PlannedAction])] = []
+            var needText: [UInt32] = []
+            for item in fetched {
+                if let sinceStart, let arrived = item.internalDate, arrived < sinceStart, !options.all { continue }
+                let message = makeMessage(item)
+                let actions = classify(message)
+                outcome.processed += 1
+                report(.decision(account: account, mailbox: mailbox, uid: item.uid, subject: message.subject, actions: actions))
+                if !parts.contains(.text), !options.dryRun,
+                   actions.contains(where: { MessageParts.needed(by: $0.action).contains(.text) }) {
+                    needText.append(item.uid)
+                }
+                classified.append((item.uid, message, actions))
+            }
+            if !needText.isEmpty {
+                // The records keep a snippet: fetch the text of just these messages. The
+                // rules did not look at it, so the decisions stand.
+                var full: [UInt32: FetchedMessage] = [:]
+                for item in try connection.fetch(needText, parts: .all) { full[item.uid] = item }
+                for i in classified.indices {
+                    if let item = full[classified[i].uid] { classified[i].message = makeMessage(item) }
+                }
+            }
 
             var records = StoreBatch()
             var plan = ServerPlan()
             var messages: [UInt32: Message] = [:]
             let created = Timestamp(now, timeZone: store.timeZone)
-            for item in fetched {
-                if let sinceStart, let arrived = item.internalDate, arrived < sinceStart, !options.all { continue }
-                var message = parse(item.bytes)
-                message.size = item.size
-                message.server = item.serverFacts(account: account, mailbox: mailbox)
-                let actions = classify(message)
-                outcome.processed += 1
-                report(.decision(account: account, mailbox: mailbox, uid: item.uid, subject: message.subject, actions: actions))
+            for (uid, message, actions) in classified {
                 for planned in actions {
                     if case .webhook(let url) = planned.action {
                         records.add(WebhookDelivery(id: RecordID.forMessage(message, rule: planned.rule, action: planned.action),
@@ -115,8 +138,8 @@ public struct MailboxRunner {
                         records.add(planned.action, rule: planned.rule, message: message, created: created)
                     }
                 }
-                plan.add(actions, uid: item.uid, facts: message.server, mailbox: mailbox)
-                messages[item.uid] = message
+                plan.add(actions, uid: uid, facts: message.server, mailbox: mailbox)
+                messages[uid] = message
             }
             guard !options.dryRun else { continue }
 
@@ -177,6 +200,18 @@ public struct MailboxRunner {
         }
         report(.mailboxDone(account: account, mailbox: mailbox, processed: outcome.processed, records: outcome.recordsCreated))
         return outcome
+    }
+
+    /// The message the rules see: parsed header (and text, when fetched), with
+    /// what the server said about it. Attachment names come from the server's MIME
+    /// structure when it sent one (complete even for long messages), so a rule's
+    /// verdict never depends on how much of the body was fetched.
+    private func makeMessage(_ item: FetchedMessage) -> Message {
+        var message = parse(item.bytes)
+        message.size = item.size
+        if let names = item.attachments { message.attachments = names.map(RFC2047.decode) }
+        message.server = item.serverFacts(account: account, mailbox: mailbox)
+        return message
     }
 
     /// Puts messages an action failed on into the next digest, section `Problems`,

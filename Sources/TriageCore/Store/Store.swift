@@ -533,7 +533,7 @@ public final class Store {
         Data(record.json.prettySerialized.utf8)
     }
 
-    /// Temp files of every new file (each fsynced), then the renames, then the
+    /// Temp files of every new file (all written, then each fsynced), then the renames, then the
     /// removals of obsolete copies, then one fsync of each folder touched. A crash
     /// before a rename leaves only a temp file, which listings ignore and the next
     /// writer removes; after it, the whole new file.
@@ -547,9 +547,16 @@ public final class Store {
                 guard let folder = file.folder else { continue }
                 try prepare(folder)
                 let temp = folder + "/" + StoreFiles.tempPrefix + file.id + "." + String(getpid())
-                try StoreFiles.writeNew(temp, file.data, sync: synchronous)
+                try StoreFiles.writeNew(temp, file.data, sync: false)
                 temps.append((temp, folder + "/" + file.id + ".json"))
                 touch(folder)
+            }
+            // All written first, then flushed: the first fsync commits the file
+            // system's journal with every temp file in it, and the rest find their
+            // data already on disk. One fsync right after each write would cost a
+            // journal commit per record (see docs/BENCHMARKS.md).
+            if synchronous {
+                for (temp, _) in temps { try StoreFiles.syncFile(temp) }
             }
         } catch {
             for (temp, _) in temps { try? StoreFiles.remove(temp) }

@@ -139,6 +139,14 @@ enum StoreFiles {
         guard unlink(path) == 0 || errno == ENOENT else { throw StoreError.io(path: path, operation: "remove", errno: errno) }
     }
 
+    /// Flushes a written file's data to disk.
+    static func syncFile(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.io(path: path, operation: "open", errno: errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw StoreError.io(path: path, operation: "flush to disk", errno: errno) }
+    }
+
     /// Flushes a folder's entries (creations, renames, removals) to disk.
     static func syncFolder(_ path: String) throws {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -56,6 +56,12 @@ enum RunCommand: Command {
         let verbose = a.has("--verbose") || a.has("-v")
 
         let setup = try RunSetup.load(configOption: a.value("--config"), context: context, withRules: true)
+        let parts = setup.rules?.neededParts ?? .all
+        if a.value("--batch-size") == nil && !parts.contains(.text) {
+            // Header-only batches are small (about 1.5 KB a message), and every batch
+            // costs the server a fixed amount per STORE and MOVE: fewer, larger ones.
+            options.batchSize = 1000
+        }
         var accounts = setup.config.accounts
         if let only = a.value("--account") {
             accounts = accounts.filter { $0.name == only }
@@ -89,6 +95,7 @@ enum RunCommand: Command {
                         parse: { MessageParser.parse($0) }, classify: { setup.classify($0, now: context.now) },
                         report: printer.report)
                     runner.checkpoint = crashHook
+                    runner.parts = parts
                     let outcome = try runner.run(on: connection)
                     // A rule naming a folder that does not exist is a configuration problem (78);
                     // everything else in the run was still applied.

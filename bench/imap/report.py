@@ -1,0 +1,149 @@
+#!/usr/bin/python3
+"""Renders bench.py's JSON results into docs/BENCHMARKS.md, between the markers
+`<!-- bench:results -->` and `<!-- bench:end -->` (the prose around them is kept).
+
+    report.py DOC RESULTS.json [MORE.json ...]
+"""
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+BEGIN, END = "<!-- bench:results -->", "<!-- bench:end -->"
+
+
+def output(*argv):
+    try:
+        return subprocess.run(argv, capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "?"
+
+
+def machine():
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    mem = next((int(l.split()[1]) for l in open("/proc/meminfo") if l.startswith("MemTotal")), 0) / 1024 / 1024
+    debian = open("/etc/debian_version").read().strip() if os.path.exists("/etc/debian_version") else "?"
+    swift = output("swift", "--version").splitlines()
+    return [
+        "- CPU: %s, %d cores; %.0f GB RAM; Linux %s; Debian %s" % (cpu, os.cpu_count(), mem, platform.release(), debian),
+        "- Dovecot %s (maildir, `mail_fsync = never`), loopback only; %s; imapfilter %s; Python %s" % (
+            output("dovecot", "--version"), swift[0] if swift else "Swift ?",
+            (subprocess.run(["imapfilter", "-V"], capture_output=True, text=True).stderr + output("imapfilter", "-V")).split()[1], platform.python_version()),
+    ]
+
+
+def fmt(x, digits=2):
+    return ("%%.%df" % digits) % x
+
+
+def tables(result):
+    c = result["cases"]
+    lines = []
+    fetch = c.get("raw-fetch-tls", {}).get("wall")
+    actions = c.get("raw-actions-tls", {}).get("wall")
+    limit = fetch + actions if fetch and actions else None
+    poll = c.get("raw-poll-tls", {}).get("wall")
+    lines.append("### %s messages (median of %d runs; load average %s at start)" % (
+        "{:,}".format(result["count"]), result["runs"], result.get("load", "?")))
+    lines.append("")
+    lines.append("Cold run: every tool starts from the same pristine seeded Maildir and does the whole triage. "
+                 "*limit* = raw TLS header fetch + raw TLS actions (%s s)." % (fmt(limit) if limit else "?"))
+    lines.append("")
+    lines.append("| case | wall s | × limit | × raw TLS fetch | peak RSS MB | client CPU s | server CPU s | correct |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---|")
+    names = {"raw-fetch-plain": "raw header fetch, plain", "raw-fetch-tls": "raw header fetch, TLS",
+             "raw-actions-tls": "raw STORE + MOVE only, TLS", "triage": "`triage run --all` (2 rules)",
+             "triage-200": "`triage run --all` (200 rules)", "triage-store": "`triage run --all` + digest records",
+             "imaplib": "Python imaplib script", "imapfilter": "imapfilter"}
+    for key, label in names.items():
+        if key not in c:
+            continue
+        r = c[key]
+        wrong = r.get("wrong")
+        correct = "n/a (reads only)" if wrong is None else ("yes" if wrong == 0 else "**no: %d wrong**" % wrong)
+        lines.append("| %s | %s | %s | %s | %.1f | %s | %s | %s |" % (
+            label, fmt(r["wall"]), fmt(r["wall"] / limit) if limit else "", fmt(r["wall"] / fetch) if fetch else "",
+            r["rss"], fmt(r["cpu"]), fmt(r["server"]), correct))
+    lines.append("")
+    lines.append("No-op rerun right after the cold run (nothing new), against a bare login + SELECT (CONDSTORE) + "
+                 "LOGOUT poll (%s s), process start included:" % (fmt(poll, 3) if poll else "?"))
+    lines.append("")
+    lines.append("| case | wall s | × bare poll | peak RSS MB | client CPU s | server CPU s |")
+    lines.append("|---|---:|---:|---:|---:|---:|")
+    for key, label in (("raw-poll-tls", "bare poll (C, GnuTLS)"), ("triage-noop", "`triage run`"),
+                       ("triage-200-noop", "`triage run` (200 rules)"), ("imaplib-noop", "Python imaplib script"),
+                       ("imapfilter-noop", "imapfilter")):
+        if key in c:
+            r = c[key]
+            lines.append("| %s | %s | %s | %.1f | %s | %s |" % (label, fmt(r["wall"], 3), fmt(r["wall"] / poll) if poll else "",
+                                                             r["rss"], fmt(r["cpu"], 3), fmt(r["server"], 3)))
+    if "fsyncs" in result:
+        f = result["fsyncs"]
+        lines.append("")
+        lines.append("Store durability (`triage-store`: the cc rule also adds `digest \"FYI\"`): %d records in %d batches "
+                     "cost %d fsync calls (%.1f per batch, %.2f per record)." % (
+                         f["records"], f["batches"], f["calls"], f["calls"] / max(1, f["batches"]), f["calls"] / max(1, f["records"])))
+    lines.append("")
+    return lines, limit, poll
+
+
+def targets(results):
+    by_count = {r["count"]: r for r in results}
+    r = by_count.get(10000) or results[0]
+    c = r["cases"]
+    out = ["### Targets (%s messages)" % "{:,}".format(r["count"]), "", "| target | measured | met |", "|---|---|---|"]
+    limit = c["raw-fetch-tls"]["wall"] + c["raw-actions-tls"]["wall"]
+    t = c["triage"]
+    peers = {k: c[k]["wall"] for k in ("imaplib", "imapfilter") if k in c}
+    out.append("| `--all` correct | %d wrong of %d | %s |" % (t["wrong"], r["count"], "yes" if t["wrong"] == 0 else "no"))
+    out.append("| `--all` faster than imaplib and imapfilter | %s s vs %s | %s |" % (
+        fmt(t["wall"]), ", ".join("%s %s s" % (k, fmt(v)) for k, v in peers.items()),
+        "yes" if all(t["wall"] < v for v in peers.values()) else "no"))
+    out.append("| `--all` ≤ 2 × (raw TLS fetch + raw actions) | %s × | %s |" % (
+        fmt(t["wall"] / limit), "yes" if t["wall"] <= 2 * limit else "no"))
+    poll = c["raw-poll-tls"]["wall"]
+    noop = c["triage-noop"]["wall"]
+    peer_noops = {k: c[k + "-noop"]["wall"] for k in ("imaplib", "imapfilter") if k + "-noop" in c}
+    out.append("| no-op ≤ 1.5 × bare poll | %s s vs %s s = %s × | %s |" % (
+        fmt(noop, 3), fmt(poll, 3), fmt(noop / poll), "yes" if noop <= 1.5 * poll else "no"))
+    out.append("| no-op faster than every peer's rerun | %s | %s |" % (
+        ", ".join("%s %s s" % (k, fmt(v, 3)) for k, v in peer_noops.items()),
+        "yes" if all(noop < v for v in peer_noops.values()) else "no"))
+    if 100000 in by_count and 10000 in by_count:
+        small, large = by_count[10000]["cases"]["triage"]["rss"], by_count[100000]["cases"]["triage"]["rss"]
+        out.append("| peak RSS 100,000 ≤ 10,000 + a few MB | %.1f MB vs %.1f MB | %s |" % (
+            large, small, "yes" if large <= small + 5 else "no"))
+    if "triage-200" in c:
+        ratio = c["triage-200"]["wall"] / t["wall"]
+        cpu_ratio = c["triage-200"]["cpu"] / t["cpu"]
+        out.append("| 200 rules < 1.10 × 2 rules | wall %s ×, client CPU %s × | %s |" % (
+            fmt(ratio), fmt(cpu_ratio), "yes" if ratio < 1.10 else "no"))
+    if "fsyncs" in r:
+        f = r["fsyncs"]
+        per_batch = f["calls"] / max(1, f["batches"])
+        out.append("| store writes batched: a few fsyncs per batch | %.1f per batch (%d records, %d batches) | %s |" % (
+            per_batch, f["records"], f["batches"], "yes" if per_batch <= 8 else "no"))
+    out.append("")
+    return out
+
+
+def main():
+    doc = sys.argv[1]
+    results = [json.load(open(p)) for p in sys.argv[2:]]
+    results.sort(key=lambda r: r["count"])
+    lines = [BEGIN, "", "Measured %s with `bench/run-all.sh`:" % time.strftime("%Y-%m-%d"), ""] + machine() + [""]
+    for r in results:
+        lines += tables(r)[0]
+    lines += targets(results)
+    lines.append(END)
+    text = open(doc).read() if os.path.exists(doc) else "# Benchmarks\n\n%s\n%s\n" % (BEGIN, END)
+    head, rest = text.split(BEGIN, 1)
+    tail = rest.split(END, 1)[1]
+    with open(doc, "w") as f:
+        f.write(head + "\n".join(lines) + tail)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+-- The benchmark's triage with imapfilter, as a careful user would write it.
+-- Run: SSL_CERT_FILE=CA BENCH_IMAPS=PORT imapfilter -c imapfilter.lua
+-- (imapfilter trusts OpenSSL's default store, which SSL_CERT_FILE points at the test CA.)
+--
+-- The server's SEARCH (contain_*) matches substrings, so it only narrows: it
+-- finds graeme@example.test for me@example.test and phishing display names
+-- for bank addresses. A regular expression over the fetched header field
+-- (match_*) then keeps only real addresses.
+options.timeout = 120
+options.subscribe = false
+options.create = false
+options.certificates = false
+
+account = IMAP {
+  server = 'localhost',
+  port = tonumber(os.getenv('BENCH_IMAPS')),
+  username = 'me@example.test',
+  password = 'test-password',
+  ssl = 'auto',
+}
+
+local inbox = account.INBOX
+-- match_* see the field's value without its name. me@example.test as a whole
+-- address: bare or in angle brackets, in any case, anywhere in a folded list.
+local me = '(?i)(^|[\\s<,])me@example\\.test([\\s>,]|$)'
+local senders = { 'statements@mybank.example', 'alerts@mybank.example',
+                  'orders@shop.example', 'receipts@bookshop.example' }
+
+local cc = inbox:contain_cc('me@example.test')
+local ccOnly = cc:match_cc(me) - cc:match_to(me)
+
+local rec = Set {}
+for _, s in ipairs(senders) do
+  local re = '(?i)(<|^\\s*)' .. s:gsub('%.', '\\.') .. '(>|\\s*$)'
+  rec = rec + inbox:contain_from(s):match_from(re)
+end
+
+rec:add_flags({ 'rec' })
+ccOnly:add_flags({ 'nopush' })
+ccOnly:move_messages(account.NoPush)
