@@ -169,7 +169,13 @@ final class RunSandbox {
 
     /// Puts back what `saveStart` saved.
     func restoreStart() throws {
-        try FileManager.default.removeItem(atPath: maildirRoot)
+        // Dovecot's process for a killed run may still be writing (a uidlist lock):
+        // remove until the folder stays gone, so the copy never lands inside it.
+        for _ in 0..<100 {
+            try? Spawn.run(["/bin/rm", "-rf", maildirRoot])
+            usleep(20_000)
+            if !FileManager.default.fileExists(atPath: maildirRoot) { break }
+        }
         try Spawn.run(["/bin/cp", "-a", template + "/Maildir", maildirRoot])
         for folder in [store, outbox] {
             try? FileManager.default.removeItem(atPath: folder)
