@@ -155,8 +155,67 @@ final class MaildirRunTests: XCTestCase {
         XCTAssertEqual(records("queue"), 1)
     }
 
+    /// A batch larger than the fetch chunk: the messages are fetched a few at a
+    /// time (texts for records in smaller chunks still), but each batch sends one
+    /// STORE per change and one MOVE per folder, and ends in the same state as
+    /// small batches do.
+    func testLargeBatchFetchesInChunksAndActsOncePerBatch() throws {
+        for n in 1...9 { try deliver(n, subject: n % 3 == 0 ? "plain" : (n % 3 == 1 ? "a receipt" : "dev list post")) }
+        let store = Store(path: storePath, timeZone: TimeZone(identifier: "UTC")!)
+        var options = RunOptions(all: true, batchSize: 6)
+        options.fetchSize = 4
+        var runner = MailboxRunner(account: "demo", mailbox: "INBOX", store: store, options: options, now: now,
+                                   parse: parse, classify: classify, report: { _ in })
+        runner.parts = []
+        let connection = RecordingConnection(try MaildirConnection(root: maildir))
+        defer { connection.close() }
+        let outcome = try runner.run(on: connection)
+
+        XCTAssertEqual(outcome.processed, 9)
+        XCTAssertEqual(connection.headerFetches, [4, 2, 3], "batch 1 (6 UIDs) in chunks of 4, batch 2 (3 UIDs) in one")
+        XCTAssertEqual(connection.textFetches.count, 6, "receipts and list posts keep a snippet: fetched 1 at a time (4 / 4)")
+        XCTAssertTrue(connection.textFetches.allSatisfy { $0 == 1 })
+        XCTAssertEqual(connection.moves, ["Receipts": [2, 1], "Lists/dev": [2, 1]], "one MOVE per folder per batch, naming the whole batch's UIDs")
+        XCTAssertEqual(connection.stores, 4, "label and mark read, once per batch each")
+        XCTAssertEqual(files(".Receipts/cur").count, 3)
+        XCTAssertEqual(files(".Lists.dev/cur").count, 3)
+        XCTAssertEqual(files("cur").count + files("new").count, 3)
+        XCTAssertEqual(records("queue"), 3)
+        XCTAssertEqual(records("digest"), 3)
+        let (again, _) = try run(all: true)
+        XCTAssertEqual(again.recordsCreated, 0, "a repeat adds nothing")
+    }
+
     private func snapshot() throws -> [String] {
         let e = FileManager.default.enumerator(atPath: dir)!
         return (e.allObjects as! [String]).filter { !$0.hasSuffix("lock") }.sorted()
     }
+}
+
+/// Counts what the run sends, then passes it to the real connection.
+private final class RecordingConnection: MailConnection {
+    let base: MailConnection
+    var headerFetches: [Int] = []
+    var textFetches: [Int] = []
+    var moves: [String: [Int]] = [:]
+    var stores = 0
+
+    init(_ base: MailConnection) { self.base = base }
+    var serverName: String { base.serverName }
+    func open(_ mailbox: String, readOnly: Bool) throws -> MailboxStatus { try base.open(mailbox, readOnly: readOnly) }
+    func uids(above uid: UInt32) throws -> [UInt32] { try base.uids(above: uid) }
+    func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] { try fetch(uids, parts: .all) }
+    func fetch(_ uids: [UInt32], parts: MessageParts) throws -> [FetchedMessage] {
+        if parts.contains(.text) { textFetches.append(uids.count) } else { headerFetches.append(uids.count) }
+        return try base.fetch(uids, parts: parts)
+    }
+    func store(_ change: FlagChange, uids: [UInt32]) throws {
+        stores += 1
+        try base.store(change, uids: uids)
+    }
+    func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod {
+        moves[folder, default: []].append(uids.count)
+        return try base.move(uids, to: folder)
+    }
+    func close() { base.close() }
 }

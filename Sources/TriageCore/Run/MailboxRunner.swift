@@ -98,30 +98,45 @@ public struct MailboxRunner {
         while index < uids.count {
             let batchUIDs = Array(uids[index..<min(index + max(1, options.batchSize), uids.count)])
             index += batchUIDs.count
-            let fetched = try connection.fetch(batchUIDs, parts: parts)
-            checkpoint("fetch")
-
             var classified: [(uid: UInt32, message: Message, actions: [PlannedAction])] = []
             var needText: [UInt32] = []
-            for item in fetched {
-                if let sinceStart, let arrived = item.internalDate, arrived < sinceStart, !options.all { continue }
-                let message = makeMessage(item)
-                let actions = classify(message)
-                outcome.processed += 1
-                report(.decision(account: account, mailbox: mailbox, uid: item.uid, subject: message.subject, actions: actions))
-                if !parts.contains(.text), !options.dryRun,
-                   actions.contains(where: { MessageParts.needed(by: $0.action).contains(.text) }) {
-                    needText.append(item.uid)
+            // Fetched in chunks: only the parsed messages of the batch stay, not every
+            // chunk's raw answer.
+            var chunkStart = 0
+            while chunkStart < batchUIDs.count {
+                let chunk = Array(batchUIDs[chunkStart..<min(chunkStart + max(1, options.fetchSize), batchUIDs.count)])
+                chunkStart += chunk.count
+                let fetched = try connection.fetch(chunk, parts: parts)
+                checkpoint("fetch")
+                for item in fetched {
+                    if let sinceStart, let arrived = item.internalDate, arrived < sinceStart, !options.all { continue }
+                    let message = makeMessage(item)
+                    let actions = classify(message)
+                    outcome.processed += 1
+                    report(.decision(account: account, mailbox: mailbox, uid: item.uid, subject: message.subject, actions: actions))
+                    if !parts.contains(.text), !options.dryRun,
+                       actions.contains(where: { MessageParts.needed(by: $0.action).contains(.text) }) {
+                        needText.append(item.uid)
+                    }
+                    // A message without actions needs nothing more: keep only the others.
+                    if !actions.isEmpty { classified.append((item.uid, message, actions)) }
                 }
-                classified.append((item.uid, message, actions))
             }
             if !needText.isEmpty {
                 // The records keep a snippet: fetch the text of just these messages. The
                 // rules did not look at it, so the decisions stand.
-                var full: [UInt32: FetchedMessage] = [:]
-                for item in try connection.fetch(needText, parts: .all) { full[item.uid] = item }
-                for i in classified.indices {
-                    if let item = full[classified[i].uid] { classified[i].message = makeMessage(item) }
+                // With the text (up to 32 KiB each) a message weighs some 20 times its
+                // header: these fetches take a quarter of a header chunk at a time.
+                var position: [UInt32: Int] = [:]
+                for i in classified.indices { position[classified[i].uid] = i }
+                let textChunk = max(1, options.fetchSize / 4)
+                var start = 0
+                while start < needText.count {
+                    let chunk = Array(needText[start..<min(start + textChunk, needText.count)])
+                    start += chunk.count
+                    for item in try connection.fetch(chunk, parts: .all) {
+                        if let i = position[item.uid] { classified[i].message = makeMessage(item) }
+                    }
                 }
             }
 

@@ -28,7 +28,8 @@ enum RunCommand: Command {
                          nothing changes on the server, in the store or the state
       -v, --verbose      per-account counts and per-message decisions
       --account NAME     only this account
-      --batch-size N     messages per fetch and per store write (default 250)
+      --batch-size N     messages per store write and per round of server actions
+                         (default 250; 5000 when the rules read only headers)
       --config FILE      the configuration (default ~/.config/triage/triage.conf)
 
     Exit status: 0 success; 75 temporary failure (server unreachable, TLS,
@@ -58,9 +59,11 @@ enum RunCommand: Command {
         let setup = try RunSetup.load(configOption: a.value("--config"), context: context, withRules: true)
         let parts = setup.rules?.neededParts ?? .all
         if a.value("--batch-size") == nil && !parts.contains(.text) {
-            // Header-only batches are small (about 1.5 KB a message), and every batch
-            // costs the server a fixed amount per STORE and MOVE: fewer, larger ones.
-            options.batchSize = 1000
+            // Every batch costs the server a fixed amount per STORE and MOVE (0.2-0.5 s
+            // each on a 100,000-message maildir, whatever the UID count): fewer, larger
+            // batches. Header-only messages are small and the batch is still fetched
+            // 1,000 at a time, so 5,000 costs about 5 MB more than 1,000.
+            options.batchSize = 5000
         }
         var accounts = setup.config.accounts
         if let only = a.value("--account") {
