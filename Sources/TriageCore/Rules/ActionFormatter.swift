@@ -19,7 +19,7 @@ public enum ActionFormatter {
             }
             if let at = spec.at { text += " at \(at)" }
             if let place = spec.place {
-                text += " near \(number(place.latitude)),\(number(place.longitude)) radius \(number(place.radiusMeters)) m \(place.proximity.rawValue)"
+                text += " near \(number(place.latitude)),\(number(place.longitude)) radius \(DigestFormat.radius(place.radiusMeters)) \(place.proximity.rawValue)"
             }
             if let note = spec.note { text += " note \(quote(note))" }
             return text

@@ -75,8 +75,8 @@ enum RemindCommand: Command {
     /// `(near Office, 150 m, arriving)`.
     static func describe(_ place: Place) -> String {
         let name = place.title ?? "\(number(place.latitude, 6)),\(number(place.longitude, 6))"
-        let radius = place.radiusMeters >= 1000 ? number(place.radiusMeters / 1000, 1) + " km" : number(place.radiusMeters, 0) + " m"
-        return "(near \(name), \(radius), \(place.proximity.rawValue))"
+        // The same unit guess as the digest, so "radius 3 mi" reads back as 3 mi everywhere.
+        return "(near \(name), \(DigestFormat.radius(place.radiusMeters)), \(place.proximity.rawValue))"
     }
 
     /// At most `digits` decimals, without trailing zeros.
