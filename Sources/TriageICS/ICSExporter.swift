@@ -54,7 +54,7 @@ public enum ICSExporter {
         icalcomponent_add_property(todo, icalproperty_new_uid(uid(of: r)))
         icalcomponent_add_property(todo, icalproperty_new_dtstamp(stamp))
         icalcomponent_add_property(todo, icalproperty_new_created(utc(r.created.secondsSince1970)))
-        icalcomponent_add_property(todo, icalproperty_new_summary(r.title))
+        icalcomponent_add_property(todo, icalproperty_new_summary(line(r.title)))
         if let description = description(of: r) {
             icalcomponent_add_property(todo, icalproperty_new_description(description))
         }
@@ -92,7 +92,17 @@ public enum ICSExporter {
             if let rule = r.rule { lines.append("Rule: " + rule) }
             if !lines.isEmpty { parts.append(lines.joined(separator: "\n")) }
         }
-        return parts.isEmpty ? nil : parts.joined(separator: "\n\n")
+        guard !parts.isEmpty else { return nil }
+        // Lines stay (libical writes them as \n); other controls, which RFC 5545
+        // TEXT forbids, become spaces.
+        let text = parts.joined(separator: "\n\n").replacingAll("\r\n", with: "\n")
+        return ControlCharacters.replaced(in: text, keepingLineBreaks: true)
+    }
+
+    /// One-line TEXT (SUMMARY, LOCATION, a title): RFC 5545 allows no control
+    /// characters but TAB, and a title may hold what a sender wrote.
+    private static func line(_ text: String) -> String {
+        ControlCharacters.replaced(in: text)
     }
 
     /// DUE as a date, or as a local date-time with TZID when the reminder has a time.
@@ -126,7 +136,7 @@ public enum ICSExporter {
     }
 
     private static func placeName(_ place: Place) -> String {
-        place.title ?? "\(coordinate(place.latitude)),\(coordinate(place.longitude))"
+        line(place.title ?? "\(coordinate(place.latitude)),\(coordinate(place.longitude))")
     }
 
     /// Up to six decimals (about 0.1 m), without trailing zeros.
@@ -160,7 +170,7 @@ public enum ICSExporter {
         let alarm = icalcomponent_new(ICAL_VALARM_COMPONENT)!
         icalcomponent_add_property(alarm, icalproperty_new_uid(r.id + "-proximity@triage"))
         icalcomponent_add_property(alarm, icalproperty_new_action(ICAL_ACTION_DISPLAY))
-        icalcomponent_add_property(alarm, icalproperty_new_description(r.title))
+        icalcomponent_add_property(alarm, icalproperty_new_description(line(r.title)))
         var when = icaltime_null_time()
         let p = proximityTrigger
         (when.year, when.month, when.day) = (Int32(p.year), Int32(p.month), Int32(p.day))

@@ -30,7 +30,7 @@ enum AddressReader {
 
     /// One mailbox: the display name RFC 2047-decoded, nil when absent or empty.
     static func address(_ mailbox: UnsafeMutablePointer<mailimf_mailbox>) -> Address {
-        let spec = CharsetDecoder.decodeUnlabelled(CString.bytes(mailbox.pointee.mb_addr_spec))
+        let spec = HeaderText.plain(CString.bytes(mailbox.pointee.mb_addr_spec))
         var name: String?
         if let raw = mailbox.pointee.mb_display_name {
             let decoded = HeaderText.decode(CString.bytes(raw))
@@ -54,7 +54,7 @@ enum AddressReader {
                 result += parsed
                 continue
             }
-            let text = CharsetDecoder.decodeUnlabelled(piece).trimmingASCIIWhitespace()
+            let text = HeaderText.plain(piece).trimmingASCIIWhitespace()
             if let open = text.lastIndex(of: "<"), let close = text[open...].firstIndex(of: ">") {
                 let address = String(text[text.index(after: open)..<close]).trimmingASCIIWhitespace()
                 var name = String(text[..<open]).trimmingASCIIWhitespace()

@@ -38,7 +38,7 @@ struct HeaderReader {
     private mutating func read(name: String, value: [UInt8], into message: inout Message) {
         switch name {
         case "delivered-to":
-            let text = Self.unbracketed(CharsetDecoder.decodeUnlabelled(value))
+            let text = Self.unbracketed(HeaderText.plain(value))
             if !text.isEmpty { message.deliveredTo.append(text) }
         case "list-id":
             guard first(name) else { return }
@@ -140,12 +140,12 @@ struct HeaderReader {
             }
         }
         if status == Int32(MAILIMF_NO_ERROR), let list {
-            let ids = CList.strings(list).map(CharsetDecoder.decodeUnlabelled)
+            let ids = CList.strings(list).map(HeaderText.plain)
             CList.items(list, as: CChar.self).forEach { mailimf_msg_id_free($0) }
             clist_free(list)
             if !ids.isEmpty { return ids }
         }
-        let text = CharsetDecoder.decodeUnlabelled(raw)
+        let text = HeaderText.plain(raw)
         var result: [String] = []
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {

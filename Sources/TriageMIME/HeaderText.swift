@@ -1,16 +1,32 @@
 import CEtPan
+import TriageCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Decodes header text: RFC 2047 encoded words in any charset to UTF-8, folding
 /// removed, raw 8-bit bytes read as UTF-8 or else windows-1252.
+///
+/// Every header value triage keeps becomes a String here, and leaves as one line
+/// without control characters (`ControlCharacters`): a raw ESC, an encoded `=1B`,
+/// an encoded CR LF or a C1 CSI becomes a space, so nothing a sender writes
+/// reaches a terminal, a store record or a digest as control.
 enum HeaderText {
     /// Decodes an unstructured value (Subject) or a display name.
     ///
     /// Line breaks from folding are removed and the whitespace after them kept, as
     /// RFC 5322 unfolding (and Python's `email`) does.
     static func decode(_ raw: [UInt8]) -> String {
+        ControlCharacters.replaced(in: decodeKeepingControls(raw)).trimmingASCIIWhitespace()
+    }
+
+    /// A structured value that has no encoded words (an address, a message id):
+    /// UTF-8 or else windows-1252, controls replaced by spaces.
+    static func plain(_ raw: [UInt8]) -> String {
+        ControlCharacters.replaced(in: CharsetDecoder.decodeUnlabelled(raw))
+    }
+
+    private static func decodeKeepingControls(_ raw: [UInt8]) -> String {
         var bytes = raw.contains(where: { $0 == 0x0D || $0 == 0x0A }) ? raw.filter { $0 != 0x0D && $0 != 0x0A } : raw
         bytes = trimmed(bytes)
         guard containsEncodedWordMarker(bytes) else { return CharsetDecoder.decodeUnlabelled(bytes) }

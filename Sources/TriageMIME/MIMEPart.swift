@@ -1,4 +1,5 @@
 import CEtPan
+import TriageCore
 
 /// What one node of libetpan's MIME tree says about itself: content type,
 /// charset, disposition and file name.
@@ -54,7 +55,8 @@ struct MIMEPart {
         }
         let name = dispositionParameters.value("filename") ?? typeParameters.value("name")
         if let name {
-            let trimmed = name.trimmingASCIIWhitespace()
+            // A file name is shown like a header: one line, no controls.
+            let trimmed = ControlCharacters.replaced(in: name).trimmingASCIIWhitespace()
             fileName = trimmed.isEmpty ? nil : trimmed
         }
     }

@@ -1,3 +1,5 @@
+import TriageCore
+
 /// The short preview of a message body that rules, the store and the digest show.
 enum Snippet {
     /// `text` with every run of whitespace or control characters collapsed to one
@@ -14,7 +16,9 @@ enum Snippet {
                     continue
                 }
             } else if character.isWhitespace
-                        || character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control }) {
+                        || character.unicodeScalars.contains(where: ControlCharacters.isControl) {
+                // Any control in the cluster (a C1 CSI, an ESC with a combining mark
+                // on it) makes it a space: the snippet is one line without controls.
                 pendingSpace = !out.isEmpty
                 continue
             } else if character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .format }) {

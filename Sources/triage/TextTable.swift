@@ -1,10 +1,14 @@
+import TriageCore
+
 /// Left-aligned columns for list output: each column as wide as its widest cell
 /// (the last one is not padded).
 struct TextTable {
     private var rows: [[String]] = []
 
-    /// Adds a row.
-    mutating func add(_ cells: [String]) { rows.append(cells) }
+    /// Adds a row. A cell is one line: control characters in it (CR, LF, ESC from
+    /// a stored subject) become spaces, so a cell can neither forge a row nor act
+    /// on the terminal.
+    mutating func add(_ cells: [String]) { rows.append(cells.map { ControlCharacters.replaced(in: $0) }) }
 
     /// The rows, each indented by `indent` and ending in a newline.
     func render(indent: String = "  ") -> String {

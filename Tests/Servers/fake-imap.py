@@ -19,6 +19,7 @@ Hostile modes, implicit TLS, a normal session until the command named:
   short-literal UID FETCH: a literal announced as 500 bytes holds 20, then silence
   long-literal  UID FETCH: a literal announced as 5 bytes holds the whole header
   huge-literal  UID FETCH: a literal announced as 4,000,000,000 bytes, sent without end
+  escape        LOGIN is refused with text holding terminal controls (ESC, BEL, C1 CSI)
 """
 import base64
 import os
@@ -131,6 +132,8 @@ while True:
             send("%s NO [AUTHENTICATIONFAILED] Invalid credentials (Failure)\r\n" % tag)
         else:
             send("%s OK [CAPABILITY %s] authenticated\r\n" % (tag, caps))
+    elif command.startswith("LOGIN") and mode == "escape":
+        send(tag.encode() + b" NO [AUTHENTICATIONFAILED] \x1b]0;owned\x07Denied \xc2\x9b2J \x1b[2Jhere\r\n")
     elif command.startswith("LOGIN"):
         send("%s OK [CAPABILITY %s] logged in\r\n" % (tag, caps))
     elif command.startswith("UID SEARCH"):

@@ -116,8 +116,14 @@ public enum RFC2047 {
 
     /// Decodes the encoded-words in a header value (UTF-8, US-ASCII and
     /// ISO-8859-1 charsets), dropping the white space between adjacent words as
-    /// RFC 2047 section 6.2 requires. Anything else is kept as it is.
+    /// RFC 2047 section 6.2 requires. Anything else is kept as it is, except
+    /// control characters, which become spaces (`ControlCharacters`): the result
+    /// is one line that is safe to show.
     public static func decode(_ value: String) -> String {
+        ControlCharacters.replaced(in: decodeKeepingControls(value))
+    }
+
+    private static func decodeKeepingControls(_ value: String) -> String {
         let chars = Array(value.unicodeScalars)
         var out = String.UnicodeScalarView()
         var pendingSpace = String.UnicodeScalarView()

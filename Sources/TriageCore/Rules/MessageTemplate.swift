@@ -33,7 +33,8 @@ public enum MessageTemplate {
     }
 
     /// `text` with its placeholders replaced by the message's values; `{date}` is the
-    /// message's day (`YYYY-MM-DD`) in `timeZone`.
+    /// message's day (`YYYY-MM-DD`) in `timeZone`. What a placeholder adds is one
+    /// line without control characters.
     public static func expand(_ text: String, message: Message, timeZone: TimeZone) -> String {
         guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
         var out = ""
@@ -43,7 +44,9 @@ public enum MessageTemplate {
             guard let close = rest[open...].firstIndex(of: "}") else { break }
             let name = String(rest[rest.index(after: open)..<close])
             if let value = value(of: name, message: message, timeZone: timeZone) {
-                out += value
+                // Headers are decoded without controls already; this keeps a label,
+                // a digest section or a title one line whatever the message held.
+                out += ControlCharacters.replaced(in: value)
             } else {
                 out += rest[open...close]
             }

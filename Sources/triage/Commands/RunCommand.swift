@@ -145,7 +145,7 @@ enum RunCommand: Command {
         settings.setTimeout(account.timeout)
         settings.checkpoint = checkpoint
         if verbose && context.environment["TRIAGE_TRACE"] == "1" {
-            settings.trace = { line in FileHandle.standardError.write(Data(("  " + line + "\n").utf8)) }
+            settings.trace = { line in context.err("  " + line + "\n") }
         }
         return try IMAPConnection.connect(settings)
     }

@@ -11,13 +11,18 @@ struct Context {
     var now: Date
 
     /// Writes to standard output.
+    ///
+    /// Both streams are often a terminal, and what is written may hold text from a
+    /// sender or a server (a subject, a server's error, a trace line): control
+    /// characters other than TAB, LF and CR LF become spaces, so nothing written
+    /// can act as a terminal command or overwrite a line.
     func out(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        FileHandle.standardOutput.write(Data(ControlCharacters.replaced(in: text, keepingLineBreaks: true).utf8))
     }
 
-    /// Writes to standard error.
+    /// Writes to standard error, with controls replaced as `out` does.
     func err(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        FileHandle.standardError.write(Data(ControlCharacters.replaced(in: text, keepingLineBreaks: true).utf8))
     }
 
     /// The configuration file path: `--config`, else `$XDG_CONFIG_HOME/triage/triage.conf`.
