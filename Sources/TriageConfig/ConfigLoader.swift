@@ -7,16 +7,22 @@ import TriageCore
 /// reported together, each as `path:line: error: message`.
 public enum ConfigLoader {
     /// Loads the file at `path`. Throws `ConfigError` (exit 66 when unreadable, else 78).
+    ///
+    /// The file (the one a symlink points to) must be the user's or root's and not
+    /// writable by group or others (`FileTrust`): it names commands triage runs.
     public static func load(path: String) throws -> Configuration {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let file = FileTrust.read(path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             throw ConfigError([ConfigProblem(path: path, line: 0, message: exists
                 ? "cannot read the configuration file; check its permissions"
                 : "no configuration file; create one (see Examples/demo/triage.conf) or pass --config FILE")],
                 exitStatus: .noInput)
         }
-        let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o600
-        return try parse(String(decoding: data, as: UTF8.self), path: path, fileIsPrivate: mode & 0o077 == 0)
+        if let problem = FileTrust.problem(file.info, path: path, what: "the configuration file",
+                                           consequence: "whoever can change it can make triage run commands as you") {
+            throw ConfigError([ConfigProblem(path: path, line: 0, message: problem)])
+        }
+        return try parse(String(decoding: file.data, as: UTF8.self), path: path, fileIsPrivate: file.info.st_mode & 0o077 == 0)
     }
 
     /// Parses configuration text; `path` names it in messages and anchors relative paths.

@@ -38,6 +38,10 @@ public enum RulesFolder {
                 return Loaded(rules: nil, diagnostics: [Diagnostic(path: configuration.path, line: line, column: 0,
                     message: "\(what) \(folder) does not exist; create it or set 'rules = FOLDER' in [triage]")], sources: [:])
             }
+            if let problem = FileTrust.folderProblem(folder, what: "the rules folder", consequence: Self.strangerRules) {
+                return Loaded(rules: nil, diagnostics: [Diagnostic(path: display(folder, relativeTo: currentDirectory),
+                                                                   line: 0, column: 0, message: problem)], sources: [:])
+            }
             do {
                 paths += try FileManager.default.contentsOfDirectory(atPath: folder)
                     .filter { $0.hasSuffix(".rules") && !$0.hasPrefix(".") }.sorted()
@@ -49,23 +53,30 @@ public enum RulesFolder {
         }
         let shown = configuration.triage.ruleFolders.map { display($0, relativeTo: currentDirectory) }.joined(separator: ", ")
         var sources: [RuleSource] = []
-        var unreadable: [Diagnostic] = []
+        var fileProblems: [Diagnostic] = []
         for path in paths {
             let displayed = display(path, relativeTo: currentDirectory)
-            if let data = FileManager.default.contents(atPath: path) {
-                sources.append(RuleSource(path: displayed, text: String(decoding: data, as: UTF8.self)))
+            if let file = FileTrust.read(path) {
+                if let problem = FileTrust.problem(file.info, path: path, what: "this rule file", consequence: Self.strangerRules) {
+                    fileProblems.append(Diagnostic(path: displayed, line: 0, column: 0, message: problem))
+                    continue
+                }
+                sources.append(RuleSource(path: displayed, text: String(decoding: file.data, as: UTF8.self)))
             } else {
-                unreadable.append(Diagnostic(path: displayed, line: 0, column: 0, message: "cannot read this rule file; check its permissions"))
+                fileProblems.append(Diagnostic(path: displayed, line: 0, column: 0, message: "cannot read this rule file; check its permissions"))
             }
         }
-        if !unreadable.isEmpty, sources.isEmpty {
-            return Loaded(rules: nil, diagnostics: unreadable, sources: [:])
+        if !fileProblems.isEmpty, sources.isEmpty {
+            return Loaded(rules: nil, diagnostics: fileProblems, sources: [:])
         }
         let (rules, diagnostics) = RuleLoader.load(sources, folder: shown, environment: environment(for: configuration))
-        let all = unreadable + diagnostics
+        let all = fileProblems + diagnostics
         return Loaded(rules: all.isEmpty ? rules : nil, diagnostics: all,
                       sources: Dictionary(sources.map { ($0.path, $0.text) }, uniquingKeysWith: { a, _ in a }))
     }
+
+    /// What someone else could do through a rule file or folder they can write.
+    private static let strangerRules = "whoever can change the rules decides what happens to your mail (moves, webhooks)"
 
     /// `path` relative to `directory` when inside it, else as is.
     static func display(_ path: String, relativeTo directory: String) -> String {
