@@ -23,6 +23,25 @@ final class NastyMessageTests: XCTestCase {
         XCTAssertEqual(m.snippet, "Only line feeds here.")
     }
 
+    /// Raw ESC, encoded `=1B`, CR LF inside an encoded word, a C1 CSI in UTF-8, in
+    /// every header triage reads and in file names: each control is a space.
+    func testControlCharactersBecomeSpaces() throws {
+        let m = try nasty("controls.eml")
+        XCTAssertEqual(m.from, [Address(name: "Evil ]0;owned   [31mCorp", address: "evil@example.test")])
+        XCTAssertEqual(m.replyTo.first, Address(name: "Broken  [2J", address: "reply @example.test"))
+        XCTAssertEqual(m.subject, "Invoice [2J paid  forged: line raw [31mred  2J")
+        XCTAssertEqual(m.messageID, "ctl [2J@example.test")
+        XCTAssertEqual(m.listID, "list .example.test")
+        XCTAssertEqual(m.deliveredTo, ["me [8m@example.test"])
+        XCTAssertEqual(m.attachments, ["bill [8m  .pdf", "note .txt"])
+        XCTAssertEqual(m.snippet, "Body [2J text 31m and overwrite")
+        let texts = [m.subject, m.messageID, m.listID, m.snippet].compactMap { $0 } + m.deliveredTo + m.attachments
+            + (m.from + m.replyTo).flatMap { [$0.name ?? "", $0.address] }
+        for text in texts {
+            XCTAssertFalse(text.unicodeScalars.contains { ControlCharacters.isControl($0) && $0 != "\t" }, text.debugDescription)
+        }
+    }
+
     func testNoHeaderBodySeparator() throws {
         let m = try nasty("no-separator.eml")
         XCTAssertEqual(m.subject, "No separator")
