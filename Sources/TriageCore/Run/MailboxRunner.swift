@@ -94,6 +94,8 @@ public struct MailboxRunner {
         var journal = options.dryRun ? nil : MoveJournal.load(store: store.root, account: account, mailbox: mailbox)
         if journal?.uidValidity != status.uidValidity { journal = nil }
         let sinceStart = options.since.map { Int64($0.daysSince1970) * 86_400 - Int64(store.timeZone.secondsFromGMT(for: now)) }
+        var labelsSkipped = Set<UInt32>()
+        var skippedExample: Message?
         var index = 0
         while index < uids.count {
             let batchUIDs = Array(uids[index..<min(index + max(1, options.batchSize), uids.count)])
@@ -165,8 +167,22 @@ public struct MailboxRunner {
             }
             // 2. Server actions: flags first, moves last (a move ends the UID's life here).
             for (change, changeUIDs) in plan.changes {
-                try connection.store(change, uids: changeUIDs)
-                checkpoint("flags")
+                if let allowed = status.allowedKeywords, !change.labels.isEmpty,
+                   !change.labels.allSatisfy({ label in allowed.contains { LabelCodec.same(LabelCodec.label(for: $0), label) } }) {
+                    // The server takes no new keywords (PERMANENTFLAGS without \*): asking
+                    // would only get a BAD. Every other action still happens.
+                    labelsSkipped.formUnion(changeUIDs)
+                    skippedExample = skippedExample ?? changeUIDs.first.flatMap { messages[$0] }
+                    continue
+                }
+                for refusal in try store(change, uids: changeUIDs, on: connection) {
+                    let what = change.summary
+                    outcome.failedActions.append(refusal.error.message)
+                    report(.actionFailed(account: account, mailbox: mailbox, uids: refusal.uids,
+                                         action: what, reason: refusal.error.message))
+                    try reportInDigest(refusal.uids.compactMap { messages[$0] },
+                                       problem: "could not \(what): the server refused it (\(refusal.error.detail))", created: created)
+                }
             }
             if !plan.moves.isEmpty, let last = batchUIDs.last {
                 var next = MoveJournal(uidValidity: status.uidValidity)
@@ -204,6 +220,15 @@ public struct MailboxRunner {
                 checkpoint("state")
             }
         }
+        if !labelsSkipped.isEmpty {
+            let reason = "\(connection.serverName) allows no new keywords in \(mailbox) (its PERMANENTFLAGS lack \\*, "
+                + "as on Exchange and GNU Mailutils), so labels were not set on \(labelsSkipped.count) "
+                + "message\(labelsSkipped.count == 1 ? "" : "s"); their other actions were done. "
+                + "Remove the label actions for this account, or use folders (move) instead"
+            outcome.failedActions.append(reason)
+            report(.warning(account: account, mailbox: mailbox, reason))
+            try reportMailboxProblem(reason, about: skippedExample)
+        }
         if !options.dryRun, FileManager.default.fileExists(atPath: MoveJournal.path(store: store.root, account: account, mailbox: mailbox)) {
             // Every batch is done: nothing is left to resume.
             try? MoveJournal.remove(store: store.root, account: account, mailbox: mailbox)
@@ -215,6 +240,35 @@ public struct MailboxRunner {
         }
         report(.mailboxDone(account: account, mailbox: mailbox, processed: outcome.processed, records: outcome.recordsCreated))
         return outcome
+    }
+
+    /// Sends one change. When the server refuses it (a tagged NO or BAD, not a lost
+    /// connection) for several messages, each is tried alone, so that only the
+    /// messages it is refused for stay as they were: those come back, with the reason.
+    private func store(_ change: FlagChange, uids: [UInt32], on connection: MailConnection) throws
+        -> [(uids: [UInt32], error: MailError)] {
+        do {
+            try connection.store(change, uids: uids)
+            checkpoint("flags")
+            return []
+        } catch let error as MailError where error.kind == .refused {
+            guard uids.count > 1 else { return [([uids[0]], error)] }
+        }
+        var refused: [(uids: [UInt32], error: MailError)] = []
+        for uid in uids {
+            do {
+                try connection.store(change, uids: [uid])
+                checkpoint("flags")
+            } catch let error as MailError where error.kind == .refused {
+                // Same reason for many messages: one line for all of them.
+                if let last = refused.indices.last, refused[last].error == error {
+                    refused[last].uids.append(uid)
+                } else {
+                    refused.append(([uid], error))
+                }
+            }
+        }
+        return refused
     }
 
     /// The message the rules see: parsed header (and text, when fetched), with
@@ -242,6 +296,23 @@ public struct MailboxRunner {
             batch.add(entry)
         }
         if !batch.isEmpty { _ = try store.write(batch) }
+    }
+
+    /// Puts a problem of the whole mailbox into the digest's `Problems`, once a day
+    /// however many runs meet it (the id derives from the mailbox, the kind of
+    /// problem and the day). `example` is a message it affected, for the summary.
+    private func reportMailboxProblem(_ problem: String, about example: Message?) throws {
+        let created = Timestamp(now, timeZone: store.timeZone)
+        let action = Action.digest(section: MailboxRunner.problemsSection)
+        let id = RecordID.forMessage(account: account, messageKey: "mailbox:" + mailbox,
+                                     rule: "labels skipped\u{0}" + created.localDay.iso, actionKey: RecordID.actionKey(action))
+        var summary = example.map(MessageSummary.init) ?? MessageSummary(account: account, mailbox: mailbox)
+        summary.subject = "Labels not set in \(account)/\(mailbox)"
+        summary.snippet = problem
+        var batch = StoreBatch()
+        batch.add(DigestEntry(id: id, section: MailboxRunner.problemsSection, created: created,
+                              rule: "labels skipped", message: summary))
+        _ = try store.write(batch)
     }
 
     /// The digest section for actions that failed.
