@@ -601,9 +601,21 @@ public final class IMAPConnection: MailConnection {
     /// connection, a timeout, an unreadable answer) stays a temporary failure.
     private func storeFailure(_ result: Int32, _ command: String, started: ContinuousClock.Instant) -> MailError {
         let failure = commandFailure(result, command, started: started)
-        guard failure.kind == .protocol, !streamBroken,
-              result == Int32(MAILIMAP_ERROR_UID_STORE) || result == Int32(MAILIMAP_ERROR_STORE) else { return failure }
-        return MailError(.refused, server: serverName, failure.detail)
+        guard failure.kind == .protocol, !streamBroken else { return failure }
+        // libetpan: NO is ERROR_UID_STORE; BAD is ERROR_PROTOCOL, as is a tag that
+        // does not match (a stream out of step, which is no refusal): look at the line.
+        let refused = result == Int32(MAILIMAP_ERROR_UID_STORE) || result == Int32(MAILIMAP_ERROR_STORE)
+            || (result == Int32(MAILIMAP_ERROR_PROTOCOL) && lastAnswerIsTaggedRefusal())
+        return refused ? MailError(.refused, server: serverName, failure.detail) : failure
+    }
+
+    /// Whether the last line the server sent is the tagged NO or BAD of the command just sent.
+    private func lastAnswerIsTaggedRefusal() -> Bool {
+        guard let session, let line = streamGuard?.lastLine else { return false }
+        let text = String(decoding: line, as: UTF8.self).uppercased()
+        return ["\(session.pointee.imap_tag) ", "C\(session.pointee.imap_tag) "].contains { tag in
+            text.hasPrefix(tag + "NO") || text.hasPrefix(tag + "BAD")
+        }
     }
 
     private func isSuccess(_ result: Int32) -> Bool {

@@ -40,6 +40,11 @@ final class StreamGuard {
     private var nesting = NestingScanner(limit: StreamGuard.maxNesting)
     /// Set once the nesting limit was passed: every byte received from then on is blanked.
     private var blanking = false
+    /// The start of the last whole line received (at most 64 bytes), e.g. `12 BAD
+    /// Unrecognized flag`: libetpan reports a tagged BAD and a tag that does not match
+    /// alike, and only this tells a refusal from a stream out of step.
+    private(set) var lastLine: [UInt8] = []
+    private var currentLine: [UInt8] = []
 
     /// A guard allowing `maxBytes` per answer and `deadline` from sending a command to
     /// the last byte of its answer.
@@ -82,7 +87,10 @@ final class StreamGuard {
         case MAILSTREAM_LOG_TYPE_DATA_RECEIVED:
             received += bytes?.count ?? 0
             check()
-            if let bytes { limitNesting(bytes) }
+            if let bytes {
+                noteLines(UnsafeRawBufferPointer(bytes))
+                limitNesting(bytes)
+            }
         case MAILSTREAM_LOG_TYPE_ERROR_RECEIVED, MAILSTREAM_LOG_TYPE_ERROR_SENT:
             // A read timed out or the socket failed. libetpan's parser may try to read
             // again and wait out a second timeout: make every further read fail at once.
@@ -105,6 +113,17 @@ final class StreamGuard {
             let reason = "the server nested its answer more than \(Self.maxNesting) levels deep (a broken or hostile answer "
                 + "that would crash the parser); the connection was dropped"
             if tripped == nil { drop(reason) } else if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    private func noteLines(_ bytes: UnsafeRawBufferPointer) {
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                lastLine = currentLine
+                currentLine.removeAll(keepingCapacity: true)
+            } else if currentLine.count < 64 {
+                currentLine.append(byte)
+            }
         }
     }
 
