@@ -15,9 +15,10 @@
 ///   longest prefix of whole characters whose encoding fits in 33 bytes, then `…`
 ///   (`+E2+80+A6`), then the first 8 hex digits of the SHA-256 of the label with
 ///   ASCII letters lower-cased: `{from.name}` of "Dr. Maximiliane Müller-Lüdenscheidt
-///   von Hohenzollern" is stored as the label "Dr.+20Maximiliane+20M+C3+BCller…" plus
-///   the hash, 50 bytes in all. Different long labels keep different keywords
-///   (unless they collide in 32 bits), and the same label always gives the same one.
+///   von Hohenzollern-Sigmaringen" is stored as `Dr.+20Maximiliane+20M+C3+BCller-L+E2+80+A6`
+///   and 8 hex digits (50 bytes), read back as the label `Dr. Maximiliane Müller-L…` and
+///   the digits. Different long labels keep different keywords (unless they collide in
+///   32 bits), and the same label always gives the same one.
 ///
 /// Reading back, a keyword is decoded only when it is exactly the encoding of some
 /// label (well-formed escapes, valid UTF-8, canonical); any other keyword, such as
