@@ -113,6 +113,13 @@ final class RefusedStoreTests: XCTestCase {
         for n in [1, 2, 4] { XCTAssertTrue(files[n]!.hasSuffix(":2,Sa"), "labelled and read: \(files[n]!)") }
         XCTAssertTrue(files[3]!.hasSuffix(":2,S"), "read only: \(files[3]!)")
         XCTAssertEqual(problems().map(\.message.messageID), ["m3@x.test"])
+
+        // --all again meets the same refusal, in other words (Dovecot adds timings): still one entry.
+        let again = RefusingConnection(try MaildirConnection(root: maildir), refuseUID: 3)
+        again.attempt = 2
+        let (_, againEvents) = try run(on: again)
+        XCTAssertEqual(failures(againEvents), [[3]])
+        XCTAssertEqual(problems().count, 1)
     }
 
     func testALostConnectionDuringSTOREStillStopsTheMailbox() throws {
@@ -167,6 +174,8 @@ private final class RefusingConnection: MailConnection {
     let kind: MailError.Kind
     let allowedKeywords: Set<String>?
     var labelStores: [[UInt32]] = []
+    /// Part of the refusal's text, as a server's timings would be.
+    var attempt = 1
 
     init(_ base: MailConnection, refuseUID: UInt32?, kind: MailError.Kind = .refused, allowedKeywords: Set<String>? = nil) {
         self.base = base
@@ -187,7 +196,7 @@ private final class RefusingConnection: MailConnection {
         if !change.labels.isEmpty {
             labelStores.append(uids)
             if let refuseUID, uids.contains(refuseUID) {
-                throw MailError(kind, server: serverName, "the server refused UID STORE: Keyword length too long")
+                throw MailError(kind, server: serverName, "the server refused UID STORE: Keyword length too long (attempt \(attempt))")
             }
         }
         try base.store(change, uids: uids)

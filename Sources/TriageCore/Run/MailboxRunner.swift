@@ -180,8 +180,11 @@ public struct MailboxRunner {
                     outcome.failedActions.append(refusal.error.message)
                     report(.actionFailed(account: account, mailbox: mailbox, uids: refusal.uids,
                                          action: what, reason: refusal.error.message))
+                    // Keyed without the server's text, which may vary (Dovecot adds timings):
+                    // a rerun with --all meets the same refusal and adds no second entry.
                     try reportInDigest(refusal.uids.compactMap { messages[$0] },
-                                       problem: "could not \(what): the server refused it (\(refusal.error.detail))", created: created)
+                                       problem: "could not \(what): the server refused it (\(refusal.error.detail))",
+                                       key: "could not \(what): refused", created: created)
                 }
             }
             if !plan.moves.isEmpty, let last = batchUIDs.last {
@@ -285,12 +288,13 @@ public struct MailboxRunner {
 
     /// Puts messages an action failed on into the next digest, section `Problems`,
     /// so the failure is seen even when nobody reads cron's mail.
-    private func reportInDigest(_ messages: [Message], problem: String, created: Timestamp) throws {
+    /// `key` (default: the problem) names the problem in the entry's identity.
+    private func reportInDigest(_ messages: [Message], problem: String, key: String? = nil, created: Timestamp) throws {
         var batch = StoreBatch()
         for message in messages {
             let action = Action.digest(section: MailboxRunner.problemsSection)
-            var entry = DigestEntry(id: RecordID.forMessage(message, rule: problem, action: action),
-                                    section: MailboxRunner.problemsSection, created: created, rule: problem,
+            var entry = DigestEntry(id: RecordID.forMessage(message, rule: key ?? problem, action: action),
+                                    section: MailboxRunner.problemsSection, created: created, rule: key ?? problem,
                                     message: MessageSummary(message))
             entry.message.snippet = problem + (entry.message.snippet.isEmpty ? "" : " — " + entry.message.snippet)
             batch.add(entry)
