@@ -15,12 +15,12 @@ Hostile modes, implicit TLS, a normal session until the command named:
   malformed     SELECT is answered with garbage
   bye           SELECT is answered with an unexpected BYE, then the connection closes
   flood         SELECT is answered with untagged lines that never end
+  deep-nest     SELECT: an unsolicited FETCH whose BODYSTRUCTURE is nested 20,000 levels
+                deep, in one line (libetpan's recursive parser overflows the stack)
   drip          SELECT is answered one byte every 0.3 s, forever
   short-literal UID FETCH: a literal announced as 500 bytes holds 20, then silence
   long-literal  UID FETCH: a literal announced as 5 bytes holds the whole header
   huge-literal  UID FETCH: a literal announced as 4,000,000,000 bytes, sent without end
-  deep-nest     SELECT: an unsolicited FETCH whose BODYSTRUCTURE is nested 20,000 levels
-                deep, in one line (libetpan's recursive parser overflows the stack)
 """
 import base64
 import os
