@@ -106,6 +106,26 @@ final class KeywordLimitTests: XCTestCase {
         XCTAssertEqual(stores(next), [])
     }
 
+    func testDovecotTakesA27thKeywordInAMaildirFolder() throws {
+        // A fact triage relies on, unlike its own Maildir adapter (RefusedStoreTests):
+        // Dovecot keeps keywords past the 26 Maildir letters in its index.
+        let user = try dovecot.makeUser("27-keywords")
+        let keywords = dovecot.maildir(user: user) + "/dovecot-keywords"
+        try (0..<26).map { "\($0) k\($0)\n" }.joined().write(toFile: keywords, atomically: false, encoding: .utf8)
+        chown(keywords, DovecotServer.mailUID, DovecotServer.mailUID)
+        try seed(user, 1, from: "Ann <ann@x.test>")
+        try configure(user: user, rules: "rule \"fresh\" when from:x.test then label \"fresh\"\n")
+        let first = try run(["--all"])
+        XCTAssertEqual(first.status, 0, first.err)
+        XCTAssertEqual(stores(first).count, 1)
+        XCTAssertFalse(dovecot.keywordFile(user: user).contains("fresh"), "no letter left for it")
+        let connection = try dovecot.connect(user: user)
+        defer { connection.close() }
+        _ = try connection.open("INBOX", readOnly: true)
+        XCTAssertEqual(try connection.fetch([1]).first?.labels, ["fresh"])
+        XCTAssertEqual(stores(try run(["--all"])), [], "and it reads back")
+    }
+
     func testAKeywordFirstSetInAnotherCaseIsNotSentAgain() throws {
         let user = try dovecot.makeUser("keyword-case")
         // Another client set `REC` (keyword 0, Maildir letter a).
