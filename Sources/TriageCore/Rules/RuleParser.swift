@@ -514,7 +514,7 @@ public struct RuleParser {
         let length = LabelCodec.encodedLength(name)
         if !known, length > LabelCodec.maxKeywordBytes {
             error(token.span, "label \(token.quoted) is too long for an IMAP keyword: \(length) bytes once encoded "
-                  + "(a space or a non-ASCII letter takes 3 or more), and servers take at most \(LabelCodec.maxKeywordBytes); shorten it")
+                  + "(a space takes 3, a non-ASCII letter 6 or more), and servers take at most \(LabelCodec.maxKeywordBytes); shorten it")
         }
         return name
     }
