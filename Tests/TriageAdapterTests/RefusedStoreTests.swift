@@ -145,6 +145,8 @@ final class RefusedStoreTests: XCTestCase {
         XCTAssertEqual(outcome.failedActions.count, 1)
         for (_, name) in names() { XCTAssertTrue(name.hasSuffix(":2,S"), "read, no keyword: \(name)") }
         XCTAssertEqual(problems().count, 1, "one Problem for the mailbox, not one per message")
+        XCTAssertEqual(problems().first?.message.subject, "Labels not set in demo/INBOX")
+        XCTAssertTrue(problems().first?.message.snippet.contains("PERMANENTFLAGS") == true)
 
         // Another run the same day: the warning again, but no second Problem.
         for n in 4...5 { try deliver(n, subject: "tag\(n) label") }

@@ -95,7 +95,6 @@ public struct MailboxRunner {
         if journal?.uidValidity != status.uidValidity { journal = nil }
         let sinceStart = options.since.map { Int64($0.daysSince1970) * 86_400 - Int64(store.timeZone.secondsFromGMT(for: now)) }
         var labelsSkipped = Set<UInt32>()
-        var skippedExample: Message?
         var index = 0
         while index < uids.count {
             let batchUIDs = Array(uids[index..<min(index + max(1, options.batchSize), uids.count)])
@@ -172,7 +171,6 @@ public struct MailboxRunner {
                     // The server takes no new keywords (PERMANENTFLAGS without \*): asking
                     // would only get a BAD. Every other action still happens.
                     labelsSkipped.formUnion(changeUIDs)
-                    skippedExample = skippedExample ?? changeUIDs.first.flatMap { messages[$0] }
                     continue
                 }
                 for refusal in try store(change, uids: changeUIDs, on: connection) {
@@ -230,7 +228,7 @@ public struct MailboxRunner {
                 + "Remove the label actions for this account, or use folders (move) instead"
             outcome.failedActions.append(reason)
             report(.warning(account: account, mailbox: mailbox, reason))
-            try reportMailboxProblem(reason, about: skippedExample)
+            try reportMailboxProblem(reason)
         }
         if !options.dryRun, FileManager.default.fileExists(atPath: MoveJournal.path(store: store.root, account: account, mailbox: mailbox)) {
             // Every batch is done: nothing is left to resume.
@@ -304,15 +302,14 @@ public struct MailboxRunner {
 
     /// Puts a problem of the whole mailbox into the digest's `Problems`, once a day
     /// however many runs meet it (the id derives from the mailbox, the kind of
-    /// problem and the day). `example` is a message it affected, for the summary.
-    private func reportMailboxProblem(_ problem: String, about example: Message?) throws {
+    /// problem and the day). It names no message: it is about the mailbox.
+    private func reportMailboxProblem(_ problem: String) throws {
         let created = Timestamp(now, timeZone: store.timeZone)
         let action = Action.digest(section: MailboxRunner.problemsSection)
         let id = RecordID.forMessage(account: account, messageKey: "mailbox:" + mailbox,
                                      rule: "labels skipped\u{0}" + created.localDay.iso, actionKey: RecordID.actionKey(action))
-        var summary = example.map(MessageSummary.init) ?? MessageSummary(account: account, mailbox: mailbox)
-        summary.subject = "Labels not set in \(account)/\(mailbox)"
-        summary.snippet = problem
+        let summary = MessageSummary(subject: "Labels not set in \(account)/\(mailbox)", account: account,
+                                     mailbox: mailbox, snippet: problem)
         var batch = StoreBatch()
         batch.add(DigestEntry(id: id, section: MailboxRunner.problemsSection, created: created,
                               rule: "labels skipped", message: summary))
