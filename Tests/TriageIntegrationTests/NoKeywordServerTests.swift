@@ -1,6 +1,7 @@
 import Foundation
 import TriageCore
 import TriageIMAP
+import TriageMIME
 import XCTest
 
 /// GNU Mailutils' imap4d (Tests/Servers/imap4d.py), a real server without custom
@@ -70,6 +71,35 @@ final class NoKeywordServerTests: XCTestCase {
         XCTAssertEqual(fetched.map { $0.flags.contains("\\Seen") }, [true, true])
     }
 
+    func testARunOverImap4dMarksReadAndSkipsTheLabels() throws {
+        let connection = SearchWorkaround(try connect())
+        let storePath = server.workDirectory.path + "/store"
+        var events: [RunEvent] = []
+        let runner = MailboxRunner(
+            account: "mu", mailbox: "INBOX", store: Store(path: storePath, timeZone: TimeZone(identifier: "UTC")!),
+            options: RunOptions(all: true), now: Date(), parse: { MessageParser.parse($0) },
+            classify: { _ in [PlannedAction(action: .label("no push"), rule: "r"), PlannedAction(action: .markRead, rule: "r")] },
+            report: { events.append($0) })
+        let outcome = try runner.run(on: connection)
+        connection.close()
+
+        XCTAssertEqual(outcome.processed, 2)
+        XCTAssertEqual(outcome.failedActions.count, 1, "78 at the end, not 75")
+        let warnings = events.compactMap { if case .warning(_, _, let text) = $0 { return text } else { return nil } }
+        XCTAssertEqual(warnings.count, 1)
+        XCTAssertTrue(warnings.first?.contains("allows no new keywords in INBOX") == true, "\(warnings)")
+        XCTAssertFalse(events.contains { if case .actionFailed = $0 { return true } else { return false } }, "no label was even sent")
+
+        let check = try connect()
+        defer { check.close() }
+        _ = try check.open("INBOX", readOnly: true)
+        let fetched = try check.fetch([1, 2])
+        XCTAssertEqual(fetched.map { $0.flags.contains("\\Seen") }, [true, true], "marked read on the server")
+        XCTAssertEqual(fetched.map(\.labels), [[], []])
+        let problems = Store(path: storePath, timeZone: TimeZone(identifier: "UTC")!).unreportedDigestEntries().records
+        XCTAssertEqual(problems.map(\.section), [MailboxRunner.problemsSection])
+    }
+
     func testDovecotAllowsNewKeywords() throws {
         let dovecot = try DovecotServer.shared()
         let connection = try dovecot.connect(user: try dovecot.makeUser("permanentflags"))
@@ -77,4 +107,26 @@ final class NoKeywordServerTests: XCTestCase {
         XCTAssertNil(try connection.open("INBOX", readOnly: false).allowedKeywords, "PERMANENTFLAGS has \\*")
         XCTAssertNil(try connection.open("INBOX", readOnly: true).allowedKeywords, "EXAMINE's PERMANENTFLAGS () says nothing")
     }
+}
+
+/// imap4d answers `UID SEARCH UID 1:*` with nothing (issue 19, item 6, not handled
+/// here): this passes everything to the real connection but answers "which UIDs
+/// are new" from UIDNEXT, so that a whole mailbox run can be tried on imap4d.
+private final class SearchWorkaround: MailConnection {
+    let base: IMAPConnection
+    private var uidNext: UInt32 = 0
+
+    init(_ base: IMAPConnection) { self.base = base }
+    var serverName: String { base.serverName }
+    func open(_ mailbox: String, readOnly: Bool) throws -> MailboxStatus {
+        let status = try base.open(mailbox, readOnly: readOnly)
+        uidNext = status.uidNext
+        return status
+    }
+    func uids(above uid: UInt32) throws -> [UInt32] { uid + 1 < uidNext ? Array((uid + 1)..<uidNext) : [] }
+    func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] { try base.fetch(uids) }
+    func fetch(_ uids: [UInt32], parts: MessageParts) throws -> [FetchedMessage] { try base.fetch(uids, parts: parts) }
+    func store(_ change: FlagChange, uids: [UInt32]) throws { try base.store(change, uids: uids) }
+    func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod { try base.move(uids, to: folder) }
+    func close() { base.close() }
 }
