@@ -271,9 +271,33 @@ public final class IMAPConnection: MailConnection {
         }
         selectedReadOnly = readOnly || Int(info.sel_perm) == MAILIMAP_MAILBOX_READONLY
         selected = (mailbox, info.sel_uidvalidity)
-        return MailboxStatus(name: mailbox, uidValidity: info.sel_uidvalidity, uidNext: info.sel_uidnext,
-                             exists: info.sel_exists, highestModSeq: condstore && modSeq > 0 ? modSeq : nil,
-                             readOnly: selectedReadOnly)
+        var status = MailboxStatus(name: mailbox, uidValidity: info.sel_uidvalidity, uidNext: info.sel_uidnext,
+                                   exists: info.sel_exists, highestModSeq: condstore && modSeq > 0 ? modSeq : nil,
+                                   readOnly: selectedReadOnly)
+        // EXAMINE answers PERMANENTFLAGS () for any server; Gmail labels are no keywords.
+        if !selectedReadOnly, !isGmail { status.allowedKeywords = allowedKeywords(info.sel_perm_flags) }
+        return status
+    }
+
+    /// The keywords PERMANENTFLAGS allows, or nil when it allows new ones (`\*`) or
+    /// was not sent (RFC 3501: then every flag is permanent).
+    private func allowedKeywords(_ list: UnsafeMutablePointer<clist>?) -> Set<String>? {
+        guard let list else { return nil }
+        var keywords: Set<String> = []
+        for permission in CList.elements(list, as: mailimap_flag_perm.self) {
+            switch Int(permission.pointee.fl_type) {
+            case MAILIMAP_FLAG_PERM_ALL:
+                return nil
+            case MAILIMAP_FLAG_PERM_FLAG:
+                if let flag = permission.pointee.fl_flag, Int(flag.pointee.fl_type) == MAILIMAP_FLAG_KEYWORD,
+                   let name = swiftString(flag.pointee.fl_data.fl_keyword) {
+                    keywords.insert(name)
+                }
+            default:
+                break
+            }
+        }
+        return keywords
     }
 
     public func uids(above uid: UInt32) throws -> [UInt32] {
@@ -369,7 +393,7 @@ public final class IMAPConnection: MailConnection {
             let started = ContinuousClock.now
             let result = mailimap_uid_store(session, set, attribute)
             step("UID STORE")
-            guard isSuccess(result) else { throw commandFailure(result, "UID STORE", started: started) }
+            guard isSuccess(result) else { throw storeFailure(result, "UID STORE", started: started) }
         }
         if !gmailLabels.isEmpty {
             let labels = mailimap_msg_att_xgmlabels_new_empty()
@@ -380,7 +404,7 @@ public final class IMAPConnection: MailConnection {
             let started = ContinuousClock.now
             let result = mailimap_uid_store_xgmlabels(session, set, sign, 1, labels)
             step("UID STORE X-GM-LABELS")
-            guard isSuccess(result) else { throw commandFailure(result, "UID STORE X-GM-LABELS", started: started) }
+            guard isSuccess(result) else { throw storeFailure(result, "UID STORE X-GM-LABELS", started: started) }
         }
     }
 
@@ -570,6 +594,28 @@ public final class IMAPConnection: MailConnection {
                              + "create the folder or fix the rule")
         }
         return failure
+    }
+
+    /// A tagged NO or BAD to STORE is a refusal of this change for these messages
+    /// (`.refused`: the run reports them and goes on); anything else (a lost
+    /// connection, a timeout, an unreadable answer) stays a temporary failure.
+    private func storeFailure(_ result: Int32, _ command: String, started: ContinuousClock.Instant) -> MailError {
+        let failure = commandFailure(result, command, started: started)
+        guard failure.kind == .protocol, !streamBroken else { return failure }
+        // libetpan: NO is ERROR_UID_STORE; BAD is ERROR_PROTOCOL, as is a tag that
+        // does not match (a stream out of step, which is no refusal): look at the line.
+        let refused = result == Int32(MAILIMAP_ERROR_UID_STORE) || result == Int32(MAILIMAP_ERROR_STORE)
+            || (result == Int32(MAILIMAP_ERROR_PROTOCOL) && lastAnswerIsTaggedRefusal())
+        return refused ? MailError(.refused, server: serverName, failure.detail) : failure
+    }
+
+    /// Whether the last line the server sent is the tagged NO or BAD of the command just sent.
+    private func lastAnswerIsTaggedRefusal() -> Bool {
+        guard let session, let line = streamGuard?.lastLine else { return false }
+        let text = String(decoding: line, as: UTF8.self).uppercased()
+        return ["\(session.pointee.imap_tag) ", "C\(session.pointee.imap_tag) "].contains { tag in
+            text.hasPrefix(tag + "NO") || text.hasPrefix(tag + "BAD")
+        }
     }
 
     private func isSuccess(_ result: Int32) -> Bool {

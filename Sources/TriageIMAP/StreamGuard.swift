@@ -12,7 +12,20 @@ import Glibc
 /// makes libetpan's next read fail, which the connection reports as exit 75. After a
 /// read that failed (a timeout) it drops the socket too, so that one stall costs one
 /// timeout, never two.
+///
+/// It also follows the parenthesis depth of each answer (`NestingScanner`):
+/// libetpan's parser recurses once per level and a server nesting 20,000 levels
+/// deep overflows the stack (SIGSEGV). Past `maxNesting` levels the guard drops
+/// the connection and blanks every byte from there on before libetpan's parser
+/// sees it (bytes already queued on the socket would otherwise still complete the
+/// line), so the parser meets at most `maxNesting` levels and the run ends with
+/// exit 75 naming the server.
 final class StreamGuard {
+    /// The deepest parenthesis nesting accepted in an answer. A real BODYSTRUCTURE
+    /// nests about one level per MIME level plus three, and servers stop at around
+    /// 100 MIME levels (Dovecot); libetpan 1.9.4 survives 5,000 and crashes at 20,000.
+    static let maxNesting = 256
+
     /// Receives the trace, or nil.
     let tracer: IMAPTracer?
     /// Why the guard dropped the connection, once it did.
@@ -24,6 +37,14 @@ final class StreamGuard {
     private var received = 0
     private var started = ContinuousClock.now
     private var fd: Int32 = -1
+    private var nesting = NestingScanner(limit: StreamGuard.maxNesting)
+    /// Set once the nesting limit was passed: every byte received from then on is blanked.
+    private var blanking = false
+    /// The start of the last whole line received (at most 64 bytes), e.g. `12 BAD
+    /// Unrecognized flag`: libetpan reports a tagged BAD and a tag that does not match
+    /// alike, and only this tells a refusal from a stream out of step.
+    private(set) var lastLine: [UInt8] = []
+    private var currentLine: [UInt8] = []
 
     /// A guard allowing `maxBytes` per answer and `deadline` from sending a command to
     /// the last byte of its answer.
@@ -40,7 +61,9 @@ final class StreamGuard {
         mailstream_set_logger(stream, { _, logType, bytes, size, context in
             guard let context else { return }
             let guard_ = Unmanaged<StreamGuard>.fromOpaque(context).takeUnretainedValue()
-            guard_.record(logType: logType, bytes: bytes.map { UnsafeRawBufferPointer(start: $0, count: size) })
+            // The bytes are in libetpan's own (writable) read buffer, just read and
+            // not yet parsed: the guard may blank them (see `blank`).
+            guard_.record(logType: logType, bytes: bytes.map { UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(mutating: $0), count: size) })
         }, context)
     }
 
@@ -55,7 +78,7 @@ final class StreamGuard {
         allowance = max(0, bytes)
     }
 
-    private func record(logType: Int32, bytes: UnsafeRawBufferPointer?) {
+    private func record(logType: Int32, bytes: UnsafeMutableRawBufferPointer?) {
         switch Int(logType) {
         case MAILSTREAM_LOG_TYPE_DATA_SENT, MAILSTREAM_LOG_TYPE_DATA_SENT_PRIVATE:
             // A new command: its answer starts now.
@@ -64,6 +87,10 @@ final class StreamGuard {
         case MAILSTREAM_LOG_TYPE_DATA_RECEIVED:
             received += bytes?.count ?? 0
             check()
+            if let bytes {
+                noteLines(UnsafeRawBufferPointer(bytes))
+                limitNesting(bytes)
+            }
         case MAILSTREAM_LOG_TYPE_ERROR_RECEIVED, MAILSTREAM_LOG_TYPE_ERROR_SENT:
             // A read timed out or the socket failed. libetpan's parser may try to read
             // again and wait out a second timeout: make every further read fail at once.
@@ -71,7 +98,38 @@ final class StreamGuard {
         default:
             break
         }
-        if let tracer, let bytes { tracer.record(logType: logType, bytes: bytes) }
+        if let tracer, let bytes { tracer.record(logType: logType, bytes: UnsafeRawBufferPointer(bytes)) }
+    }
+
+    /// Drops the connection at the first level past `maxNesting`, and blanks that
+    /// byte and every later one: with no line end and no parenthesis left, the
+    /// parser only ever sees the shallow start, and the read that follows fails.
+    private func limitNesting(_ bytes: UnsafeMutableRawBufferPointer) {
+        if blanking {
+            blank(bytes, from: 0)
+        } else if let offset = nesting.scan(UnsafeRawBufferPointer(bytes)) {
+            blanking = true
+            blank(bytes, from: offset)
+            let reason = "the server nested its answer more than \(Self.maxNesting) levels deep (a broken or hostile answer "
+                + "that would crash the parser); the connection was dropped"
+            if tripped == nil { drop(reason) } else if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    private func noteLines(_ bytes: UnsafeRawBufferPointer) {
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                lastLine = currentLine
+                currentLine.removeAll(keepingCapacity: true)
+            } else if currentLine.count < 64 {
+                currentLine.append(byte)
+            }
+        }
+    }
+
+    private func blank(_ bytes: UnsafeMutableRawBufferPointer, from offset: Int) {
+        guard offset < bytes.count else { return }
+        for index in offset..<bytes.count { bytes[index] = UInt8(ascii: "x") }
     }
 
     private func check() {

@@ -114,7 +114,10 @@ public final class MaildirConnection: MailConnection {
         var keywords = KeywordFile.load(dir)
         let letters = try change.labels.compactMap(LabelCodec.keyword(for:)).map { keyword -> Character in
             guard let letter = keywords.letter(for: keyword, create: change.operation == .add) else {
-                throw MailError(.protocol, server: serverName, "more than 26 keywords in \(dir); Maildir cannot store '\(keyword)'")
+                // Maildir names keywords by the letters a-z: a 27th is a refusal, like a
+                // server's NO, not a broken connection.
+                throw MailError(.refused, server: serverName,
+                                "the folder \(dir) already has 26 keywords, all Maildir can name (a-z); cannot add '\(keyword)'")
             }
             return letter
         }

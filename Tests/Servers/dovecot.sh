@@ -15,7 +15,9 @@
 #   127.0.0.5  certificate for localhost / 127.0.0.5 from the test CA, expired
 # Every 127.x address is loopback on Linux; nothing listens beyond loopback.
 # Users: me@example.test and a pool user1..user200@example.test for tests that
-# each want their own mailboxes, all with password test-password (passwd-file
+# each want their own mailboxes, and keywords20@example.test, whose keywords may be
+# at most 20 bytes long (mail_max_keyword_length, default 50, set per user as a
+# userdb field), for the tests of refused STOREs; all with password test-password (passwd-file
 # DIR/users); mail in DIR/home/USER/Maildir owned by uid/gid 65534 (Dovecot refuses
 # mail owned by root). Pool homes are made on first use (by Dovecot or the tests).
 set -euo pipefail
@@ -172,6 +174,8 @@ start() {
       printf 'user%s@example.test:{PLAIN}test-password:%s:%s::%s::\n' \
         "$n" "$mail_uid" "$mail_gid" "$dir/home/user$n@example.test" >>"$dir/users"
     done
+    printf 'keywords20@example.test:{PLAIN}test-password:%s:%s::%s::userdb_mail_max_keyword_length=20\n' \
+      "$mail_uid" "$mail_gid" "$dir/home/keywords20@example.test" >>"$dir/users"
     chown "$mail_uid:$mail_gid" "$dir/home"
   fi
   local attempt imap imaps

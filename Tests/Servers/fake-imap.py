@@ -15,6 +15,8 @@ Hostile modes, implicit TLS, a normal session until the command named:
   malformed     SELECT is answered with garbage
   bye           SELECT is answered with an unexpected BYE, then the connection closes
   flood         SELECT is answered with untagged lines that never end
+  deep-nest     SELECT: an unsolicited FETCH whose BODYSTRUCTURE is nested 20,000 levels
+                deep, in one line (libetpan's recursive parser overflows the stack)
   drip          SELECT is answered one byte every 0.3 s, forever
   short-literal UID FETCH: a literal announced as 500 bytes holds 20, then silence
   long-literal  UID FETCH: a literal announced as 5 bytes holds the whole header
@@ -96,6 +98,11 @@ while True:
         break
     if selecting and mode == "flood":
         endless(b"* OK flood flood flood flood flood flood flood flood\r\n" * 2000)
+        break
+    if selecting and mode == "deep-nest":
+        send(b"* 1 EXISTS\r\n* 1 FETCH (UID 1 BODYSTRUCTURE " + b"(" * 20000 + b")" * 20000 + b")\r\n"
+             + tag.encode() + b" OK [READ-WRITE] done\r\n")
+        time.sleep(5)
         break
     if selecting and mode == "drip":
         for byte in b"* OK drip":

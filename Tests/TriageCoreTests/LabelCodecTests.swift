@@ -40,3 +40,66 @@ final class LabelCodecTests: XCTestCase {
         XCTAssertEqual(LabelCodec.label(for: "end+"), "end+")
     }
 }
+
+/// Labels too long for one keyword (servers refuse more than 50 bytes), and the
+/// case-insensitive comparison IMAP keywords call for.
+final class LabelCodecLimitTests: XCTestCase {
+    private let long = "Dr. Maximiliane Müller-Lüdenscheidt von Hohenzollern-Sigmaringen"
+
+    func testALabelThatFitsIsUnchanged() {
+        let fifty = String(repeating: "k", count: 50)
+        XCTAssertEqual(LabelCodec.keyword(for: fifty), fifty)
+        XCTAssertTrue(LabelCodec.fits(fifty))
+        XCTAssertFalse(LabelCodec.fits(fifty + "k"))
+        XCTAssertEqual(LabelCodec.stored(fifty), fifty)
+        XCTAssertEqual(LabelCodec.encodedLength("é é"), 15)
+    }
+
+    func testALongLabelIsShortenedToAPrefixAndAHash() throws {
+        let keyword = try XCTUnwrap(LabelCodec.keyword(for: long))
+        XCTAssertLessThanOrEqual(keyword.utf8.count, LabelCodec.maxKeywordBytes)
+        XCTAssertTrue(keyword.hasPrefix("Dr.+20Maximiliane+20M+C3+BCller-L+E2+80+A6"), keyword)
+        XCTAssertEqual(keyword.utf8.count, 50)
+        let stored = LabelCodec.stored(long)
+        XCTAssertTrue(stored.hasPrefix("Dr. Maximiliane Müller-L…"), stored)
+        XCTAssertTrue(stored.contains("…"), stored)
+        XCTAssertEqual(stored.split(separator: "…").last?.count, 8, "8 hex digits of the hash")
+        // What the server keeps reads back as the stored form, which encodes to the same keyword.
+        XCTAssertEqual(LabelCodec.label(for: keyword), stored)
+        XCTAssertEqual(LabelCodec.keyword(for: stored), keyword)
+        XCTAssertEqual(LabelCodec.stored(stored), stored, "shortening twice changes nothing")
+    }
+
+    func testDifferentLongLabelsKeepDifferentKeywords() {
+        let other = long.replacingOccurrences(of: "Sigmaringen", with: "Hechingen")
+        XCTAssertNotEqual(LabelCodec.keyword(for: long), LabelCodec.keyword(for: other))
+        XCTAssertFalse(LabelCodec.same(long, other))
+        XCTAssertTrue(LabelCodec.same(long, LabelCodec.stored(long)))
+    }
+
+    func testEveryShortenedKeywordIsAnAtomOfWholeCharacters() {
+        let forbidden = Set("(){ %*\"\\]".utf8)
+        for label in [String(repeating: "é", count: 40), String(repeating: "🎉", count: 20), String(repeating: "a b", count: 30),
+                      String(repeating: "x", count: 51), String(repeating: "👩‍👩‍👧‍👦", count: 3)] {
+            let keyword = LabelCodec.keyword(for: label)!
+            XCTAssertLessThanOrEqual(keyword.utf8.count, 50, label)
+            XCTAssertTrue(keyword.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !forbidden.contains($0) }, keyword)
+            XCTAssertNotNil(String(validating: Array(LabelCodec.stored(label).utf8), as: UTF8.self))
+            XCTAssertEqual(LabelCodec.label(for: keyword), LabelCodec.stored(label), label)
+        }
+    }
+
+    func testKeywordsCompareWithoutASCIICase() {
+        XCTAssertTrue(LabelCodec.same("REC", "rec"))
+        XCTAssertTrue(LabelCodec.same("No Push", "no push"))
+        XCTAssertTrue(LabelCodec.same("CAF" + "é", "caf" + "é"))
+        XCTAssertFalse(LabelCodec.same("café", "cafÉ"), "non-ASCII letters are bytes to IMAP")
+        XCTAssertFalse(LabelCodec.same("no push", "no-push"))
+        XCTAssertFalse(LabelCodec.same("", "x"))
+    }
+
+    func testLongLabelsDifferingInASCIICaseAreTheSameKeyword() {
+        let upper = "RECEIPTS FROM THE SHOP ACROSS THE STREET AND THE ONE DOWN THE ROAD"
+        XCTAssertTrue(LabelCodec.same(upper, upper.lowercased()))
+    }
+}

@@ -25,6 +25,24 @@ public struct FlagChange: Hashable, Sendable {
     /// Whether there is nothing to change.
     public var isEmpty: Bool { flags.isEmpty && labels.isEmpty }
 
+    /// The change in rule words, for messages: `label "no push"`, `mark read`,
+    /// `remove \Flagged`.
+    public var summary: String {
+        var parts: [String] = []
+        for label in labels.sorted() {
+            parts.append(ActionFormatter.text(operation == .add ? .label(label) : .unlabel(label)))
+        }
+        for flag in flags.sorted() {
+            switch (flag, operation) {
+            case ("\\Seen", .add): parts.append("mark read")
+            case ("\\Seen", .remove): parts.append("mark unread")
+            case ("\\Flagged", .add): parts.append("flag")
+            default: parts.append((operation == .add ? "set " : "remove ") + flag)
+            }
+        }
+        return parts.joined(separator: ", ")
+    }
+
     /// The system flags IMAP defines and a client may set.
     public static let systemFlags: Set<String> = ["\\Seen", "\\Flagged", "\\Answered", "\\Deleted", "\\Draft"]
 }

@@ -10,11 +10,35 @@
 ///   themselves, every other byte as `+` and two upper-case hex digits:
 ///   `no push` ↔ `no+20push`, `a+b` ↔ `a+2Bb`, `café` ↔ `caf+C3+A9`.
 ///
+/// - A label whose encoding would be longer than `maxKeywordBytes` (servers refuse
+///   longer keywords: Dovecot's `mail_max_keyword_length` is 50) is shortened: the
+///   longest prefix of whole characters whose encoding fits in 33 bytes, then `…`
+///   (`+E2+80+A6`), then the first 8 hex digits of the SHA-256 of the label with
+///   ASCII letters lower-cased: `{from.name}` of "Dr. Maximiliane Müller-Lüdenscheidt
+///   von Hohenzollern-Sigmaringen" is stored as `Dr.+20Maximiliane+20M+C3+BCller-L+E2+80+A6`
+///   and 8 hex digits (50 bytes), read back as the label `Dr. Maximiliane Müller-L…` and
+///   the digits. Different long labels keep different keywords (unless they collide in
+///   32 bits), and the same label always gives the same one.
+///
 /// Reading back, a keyword is decoded only when it is exactly the encoding of some
 /// label (well-formed escapes, valid UTF-8, canonical); any other keyword, such as
 /// `$Forwarded` or a foreign `C++`, is taken as it is. So `decode(encode(l)) == l`
-/// for every non-empty label, and `label:` in queries compares decoded labels.
+/// for every label that fits, and `stored(l)` (the shortened form) for every other;
+/// `label:` in queries compares stored forms, so it finds a shortened label by its
+/// full name.
+///
+/// IMAP keywords are case-insensitive and some servers (Cyrus, Courier) keep the
+/// case a keyword was first set in: `same(_:_:)` compares labels as the keywords
+/// they become, ASCII case ignored.
 public enum LabelCodec {
+    /// The longest keyword triage sends, in bytes: Dovecot's default
+    /// `mail_max_keyword_length`, the lowest limit among common servers.
+    public static let maxKeywordBytes = 50
+    /// How many hex digits of the label's hash end a shortened keyword.
+    static let hashDigits = 8
+    /// What stands between a shortened label's prefix and its hash: `…`.
+    static let ellipsis = "\u{2026}"
+
     /// The escape character.
     public static let escape: UInt8 = UInt8(ascii: "+")
 
@@ -30,20 +54,74 @@ public enum LabelCodec {
         }
     }
 
-    /// The keyword for a label, or nil for the empty label (no keyword can be empty).
+    /// The keyword for a label (shortened when too long; see the type's
+    /// documentation), or nil for the empty label (no keyword can be empty).
     public static func keyword(for label: String) -> String? {
         guard !label.isEmpty else { return nil }
+        let full = encode(label.utf8)
+        if full.count <= maxKeywordBytes { return String(decoding: full, as: UTF8.self) }
+        return String(decoding: encode(shortened(label).utf8), as: UTF8.self)
+    }
+
+    /// The label as it reads back from the server: the label itself when its keyword
+    /// fits, else its shortened form (prefix, `…`, hash).
+    public static func stored(_ label: String) -> String {
+        guard encodedLength(label.utf8) > maxKeywordBytes else { return label }
+        return shortened(label)
+    }
+
+    /// Whether two labels are the same keyword on the server: equal once encoded
+    /// (and shortened), ASCII case ignored, as IMAP compares keywords.
+    public static func same(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        guard let x = keyword(for: a), let y = keyword(for: b), x.utf8.count == y.utf8.count else { return false }
+        return zip(x.utf8, y.utf8).allSatisfy { asciiLower($0) == asciiLower($1) }
+    }
+
+    /// Whether a label fits in one keyword without shortening.
+    public static func fits(_ label: String) -> Bool {
+        !label.isEmpty && encodedLength(label.utf8) <= maxKeywordBytes
+    }
+
+    /// The length of a label's keyword before any shortening.
+    public static func encodedLength(_ label: String) -> Int { encodedLength(label.utf8) }
+
+    private static func encodedLength(_ bytes: String.UTF8View) -> Int {
+        bytes.reduce(0) { $0 + (isPlain($1) ? 1 : 3) }
+    }
+
+    private static func encode(_ bytes: String.UTF8View) -> [UInt8] {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
-        out.reserveCapacity(label.utf8.count)
-        for byte in label.utf8 {
+        out.reserveCapacity(bytes.count)
+        for byte in bytes {
             if isPlain(byte) {
                 out.append(byte)
             } else {
                 out += [escape, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
+    }
+
+    /// Prefix of whole characters, `…`, and a hash of the whole label: fits in
+    /// `maxKeywordBytes` once encoded.
+    private static func shortened(_ label: String) -> String {
+        let digest = SHA256.hex(bytes: SHA256.hash(label.utf8.map(asciiLower)))
+        let suffix = ellipsis + digest.prefix(hashDigits)
+        var room = maxKeywordBytes - encodedLength(suffix.utf8)
+        var prefix = ""
+        for character in label {
+            let cost = encodedLength(String(character).utf8)
+            guard cost <= room else { break }
+            prefix.append(character)
+            room -= cost
+        }
+        return prefix + suffix
+    }
+
+    private static func asciiLower(_ byte: UInt8) -> UInt8 {
+        byte >= 65 && byte <= 90 ? byte + 32 : byte
     }
 
     /// The label a keyword stands for (see the type's documentation).

@@ -17,6 +17,11 @@ public struct MailError: TriageError, Equatable, CustomStringConvertible {
         case missingFolder
         /// The account settings cannot work (plain IMAP to a remote host, bad URL). Exit 78.
         case configuration
+        /// The server answered a change to some messages with a tagged NO or BAD (a
+        /// keyword too long, too many keywords, no keywords at all): permanent for
+        /// that change, unlike a lost connection. The messages stay as they were and
+        /// the run goes on; exit 78 at the end, like a missing folder.
+        case refused
     }
 
     /// What kind of failure.
@@ -37,7 +42,7 @@ public struct MailError: TriageError, Equatable, CustomStringConvertible {
         switch kind {
         case .connect, .tls, .timeout, .protocol: return .tempFail
         case .authentication: return .noPermission
-        case .missingFolder, .configuration: return .config
+        case .missingFolder, .configuration, .refused: return .config
         }
     }
 

@@ -12,6 +12,10 @@ public struct MailboxStatus: Hashable, Sendable {
     public var highestModSeq: UInt64?
     /// Whether the mailbox was opened read-only (EXAMINE, or the server refused writing).
     public var readOnly: Bool
+    /// The keywords that may be set when the server allows only those (its
+    /// PERMANENTFLAGS lack `\*`: Exchange, GNU Mailutils), or nil when any keyword
+    /// can be created (PERMANENTFLAGS with `\*`, or none sent).
+    public var allowedKeywords: Set<String>? = nil
 
     /// Creates a status.
     public init(name: String, uidValidity: UInt32, uidNext: UInt32, exists: UInt32,

@@ -328,7 +328,7 @@ public struct RuleParser {
             return term(.list(lower.replacingAll("@", with: ".")))
         case .label:
             guard !lower.isEmpty else { error(token.span, "label: needs a label name"); return .invalid }
-            return term(.label(LabelName.normalize(raw)))
+            return term(.label(LabelName.normalize(LabelCodec.stored(raw))))
         case .has:
             guard lower == "attachment" else {
                 error(token.span, "unknown value '\(raw)' for has:; did you mean 'attachment'?")
@@ -442,8 +442,8 @@ public struct RuleParser {
         advance()
         let name = token.text.lowercased()
         switch name {
-        case "label": return .label(try argument(after: token, what: "a label name"))
-        case "unlabel": return .unlabel(try argument(after: token, what: "a label name"))
+        case "label": return .label(try labelArgument(after: token))
+        case "unlabel": return .unlabel(try labelArgument(after: token))
         case "move": return .move(try argument(after: token, what: "a folder name"))
         case "mark":
             if peek.isWord("read") { advance(); return .markRead }
@@ -502,6 +502,21 @@ public struct RuleParser {
         if token.text.allSatisfy(\.isWhitespace) { error(token.span, "\(action.text) needs \(what); this one is empty") }
         checkPlaceholders(token)
         return token.text
+    }
+
+    /// A label name. One without placeholders must fit in one IMAP keyword: servers
+    /// refuse longer ones, and a label the rule names outright is better shortened by
+    /// its author than hashed (labels from placeholders are shortened, see `LabelCodec`).
+    private mutating func labelArgument(after action: Token) throws -> String {
+        let token = peek
+        let name = try argument(after: action, what: "a label name")
+        let known = MessageTemplate.placeholders(in: name).contains { MessageTemplate.names.contains($0.name) }
+        let length = LabelCodec.encodedLength(name)
+        if !known, length > LabelCodec.maxKeywordBytes {
+            error(token.span, "label \(token.quoted) is too long for an IMAP keyword: \(length) bytes once encoded "
+                  + "(a space takes 3, a non-ASCII letter 6 or more), and servers take at most \(LabelCodec.maxKeywordBytes); shorten it")
+        }
+        return name
     }
 
     private mutating func checkPlaceholders(_ token: Token) {

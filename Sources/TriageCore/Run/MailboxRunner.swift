@@ -94,6 +94,7 @@ public struct MailboxRunner {
         var journal = options.dryRun ? nil : MoveJournal.load(store: store.root, account: account, mailbox: mailbox)
         if journal?.uidValidity != status.uidValidity { journal = nil }
         let sinceStart = options.since.map { Int64($0.daysSince1970) * 86_400 - Int64(store.timeZone.secondsFromGMT(for: now)) }
+        var labelsSkipped = Set<UInt32>()
         var index = 0
         while index < uids.count {
             let batchUIDs = Array(uids[index..<min(index + max(1, options.batchSize), uids.count)])
@@ -165,8 +166,24 @@ public struct MailboxRunner {
             }
             // 2. Server actions: flags first, moves last (a move ends the UID's life here).
             for (change, changeUIDs) in plan.changes {
-                try connection.store(change, uids: changeUIDs)
-                checkpoint("flags")
+                if let allowed = status.allowedKeywords, !change.labels.isEmpty,
+                   !change.labels.allSatisfy({ label in allowed.contains { LabelCodec.same(LabelCodec.label(for: $0), label) } }) {
+                    // The server takes no new keywords (PERMANENTFLAGS without \*): asking
+                    // would only get a BAD. Every other action still happens.
+                    labelsSkipped.formUnion(changeUIDs)
+                    continue
+                }
+                for refusal in try store(change, uids: changeUIDs, on: connection) {
+                    let what = change.summary
+                    outcome.failedActions.append(refusal.error.message)
+                    report(.actionFailed(account: account, mailbox: mailbox, uids: refusal.uids,
+                                         action: what, reason: refusal.error.message))
+                    // Keyed without the server's text, which may vary (Dovecot adds timings):
+                    // a rerun with --all meets the same refusal and adds no second entry.
+                    try reportInDigest(refusal.uids.compactMap { messages[$0] },
+                                       problem: "could not \(what): the server refused it (\(refusal.error.detail))",
+                                       key: "could not \(what): refused", created: created)
+                }
             }
             if !plan.moves.isEmpty, let last = batchUIDs.last {
                 var next = MoveJournal(uidValidity: status.uidValidity)
@@ -204,6 +221,15 @@ public struct MailboxRunner {
                 checkpoint("state")
             }
         }
+        if !labelsSkipped.isEmpty {
+            let reason = "\(connection.serverName) allows no new keywords in \(mailbox) (its PERMANENTFLAGS lack \\*, "
+                + "as on Exchange and GNU Mailutils), so labels were not set on \(labelsSkipped.count) "
+                + "message\(labelsSkipped.count == 1 ? "" : "s"); their other actions were done. "
+                + "Remove the label actions for this account, or use folders (move) instead"
+            outcome.failedActions.append(reason)
+            report(.warning(account: account, mailbox: mailbox, reason))
+            try reportMailboxProblem(reason)
+        }
         if !options.dryRun, FileManager.default.fileExists(atPath: MoveJournal.path(store: store.root, account: account, mailbox: mailbox)) {
             // Every batch is done: nothing is left to resume.
             try? MoveJournal.remove(store: store.root, account: account, mailbox: mailbox)
@@ -215,6 +241,35 @@ public struct MailboxRunner {
         }
         report(.mailboxDone(account: account, mailbox: mailbox, processed: outcome.processed, records: outcome.recordsCreated))
         return outcome
+    }
+
+    /// Sends one change. When the server refuses it (a tagged NO or BAD, not a lost
+    /// connection) for several messages, each is tried alone, so that only the
+    /// messages it is refused for stay as they were: those come back, with the reason.
+    private func store(_ change: FlagChange, uids: [UInt32], on connection: MailConnection) throws
+        -> [(uids: [UInt32], error: MailError)] {
+        do {
+            try connection.store(change, uids: uids)
+            checkpoint("flags")
+            return []
+        } catch let error as MailError where error.kind == .refused {
+            guard uids.count > 1 else { return [([uids[0]], error)] }
+        }
+        var refused: [(uids: [UInt32], error: MailError)] = []
+        for uid in uids {
+            do {
+                try connection.store(change, uids: [uid])
+                checkpoint("flags")
+            } catch let error as MailError where error.kind == .refused {
+                // Same reason for many messages: one line for all of them.
+                if let last = refused.indices.last, refused[last].error == error {
+                    refused[last].uids.append(uid)
+                } else {
+                    refused.append(([uid], error))
+                }
+            }
+        }
+        return refused
     }
 
     /// The message the rules see: parsed header (and text, when fetched), with
@@ -231,17 +286,34 @@ public struct MailboxRunner {
 
     /// Puts messages an action failed on into the next digest, section `Problems`,
     /// so the failure is seen even when nobody reads cron's mail.
-    private func reportInDigest(_ messages: [Message], problem: String, created: Timestamp) throws {
+    /// `key` (default: the problem) names the problem in the entry's identity.
+    private func reportInDigest(_ messages: [Message], problem: String, key: String? = nil, created: Timestamp) throws {
         var batch = StoreBatch()
         for message in messages {
             let action = Action.digest(section: MailboxRunner.problemsSection)
-            var entry = DigestEntry(id: RecordID.forMessage(message, rule: problem, action: action),
-                                    section: MailboxRunner.problemsSection, created: created, rule: problem,
+            var entry = DigestEntry(id: RecordID.forMessage(message, rule: key ?? problem, action: action),
+                                    section: MailboxRunner.problemsSection, created: created, rule: key ?? problem,
                                     message: MessageSummary(message))
             entry.message.snippet = problem + (entry.message.snippet.isEmpty ? "" : " — " + entry.message.snippet)
             batch.add(entry)
         }
         if !batch.isEmpty { _ = try store.write(batch) }
+    }
+
+    /// Puts a problem of the whole mailbox into the digest's `Problems`, once a day
+    /// however many runs meet it (the id derives from the mailbox, the kind of
+    /// problem and the day). It names no message: it is about the mailbox.
+    private func reportMailboxProblem(_ problem: String) throws {
+        let created = Timestamp(now, timeZone: store.timeZone)
+        let action = Action.digest(section: MailboxRunner.problemsSection)
+        let id = RecordID.forMessage(account: account, messageKey: "mailbox:" + mailbox,
+                                     rule: "labels skipped\u{0}" + created.localDay.iso, actionKey: RecordID.actionKey(action))
+        let summary = MessageSummary(subject: "Labels not set in \(account)/\(mailbox)", account: account,
+                                     mailbox: mailbox, snippet: problem)
+        var batch = StoreBatch()
+        batch.add(DigestEntry(id: id, section: MailboxRunner.problemsSection, created: created,
+                              rule: "labels skipped", message: summary))
+        _ = try store.write(batch)
     }
 
     /// The digest section for actions that failed.

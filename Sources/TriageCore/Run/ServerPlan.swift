@@ -17,10 +17,15 @@ public struct ServerPlan: Sendable {
     public mutating func add(_ actions: [PlannedAction], uid: UInt32, facts: ServerFacts, mailbox: String) {
         for planned in actions {
             switch planned.action {
-            case .label(let name) where !facts.labels.contains(name):
+            // Keywords are case-insensitive (Cyrus and Courier keep the case first set):
+            // compare as the server does, so a rerun sends nothing.
+            case .label(let name) where !facts.labels.contains(where: { LabelCodec.same($0, name) }):
                 append(FlagChange(.add, labels: [name]), uid)
-            case .unlabel(let name) where facts.labels.contains(name):
-                append(FlagChange(.remove, labels: [name]), uid)
+            case .unlabel(let name):
+                // Removed in the spelling the message has, for servers that do compare case.
+                if let present = facts.labels.first(where: { LabelCodec.same($0, name) }) {
+                    append(FlagChange(.remove, labels: [present]), uid)
+                }
             case .markRead where !facts.isSeen:
                 append(FlagChange(.add, flags: ["\\Seen"]), uid)
             case .markUnread where facts.isSeen:

@@ -34,8 +34,9 @@ enum RunCommand: Command {
 
     Exit status: 0 success; 75 temporary failure (server unreachable, TLS,
     another run holds the lock); 77 credentials refused; 78 configuration or
-    rule errors (nothing is applied). One failing account does not stop the
-    others; the status is the worst of them.
+    rule errors (nothing is applied), or a rule asks what the server cannot do:
+    a missing folder, a refused label, no keywords (the rest is applied). One
+    failing account does not stop the others; the status is the worst of them.
 
     """
 
@@ -100,8 +101,8 @@ enum RunCommand: Command {
                     runner.checkpoint = crashHook
                     runner.parts = parts
                     let outcome = try runner.run(on: connection)
-                    // A rule naming a folder that does not exist is a configuration problem (78);
-                    // everything else in the run was still applied.
+                    // A rule asking what the server cannot do (a missing folder, a refused
+                    // label) is a configuration problem (78); the rest was still applied.
                     if !outcome.failedActions.isEmpty { worst = max(worst, .config) }
                 }
             } catch let error as TriageError {

@@ -2,9 +2,9 @@ import Foundation
 import XCTest
 
 /// `triage run --all` against a scripted hostile IMAP server (Tests/Servers/fake-imap.py):
-/// malformed answers, literals that lie about their size, a huge literal, an
-/// unexpected BYE, an endless untagged flood, a drip, plaintext injected after
-/// STARTTLS. Each time: no crash, no hang, memory bounded, exit 75 with a message
+/// malformed answers, literals that lie about their size, a huge literal, an answer
+/// nested 20,000 levels deep, an unexpected BYE, an endless untagged flood, a drip,
+/// plaintext injected after STARTTLS. Each time: no crash, no hang, memory bounded, exit 75 with a message
 /// naming the server.
 final class HostileServerTests: XCTestCase {
     private var dovecot: DovecotServer!
@@ -106,6 +106,27 @@ final class HostileServerTests: XCTestCase {
         let outcome = try run(.drip)
         XCTAssertTrue(outcome.err.contains("went on for more than \(timeout * 5) s"), outcome.err)
         XCTAssertLessThan(outcome.seconds, Double(timeout * 5) + 3)
+    }
+
+    func testDeeplyNestedAnswerIsCutOffBeforeTheParserOverflows() throws {
+        // 20,000 levels overflow libetpan's recursive parser (SIGSEGV, exit 139 before
+        // the limit existed); the guard stops at 256.
+        let outcome = try run(.deepNest)
+        XCTAssertTrue(outcome.err.contains("nested its answer more than 256 levels deep"), outcome.err)
+        XCTAssertTrue(outcome.err.contains("SELECT INBOX"), outcome.err)
+        XCTAssertLessThan(outcome.seconds, Double(timeout) + 3)
+    }
+
+    func testShippedSchedulesKeepCrashDumpsOutOfMail() throws {
+        // A crash's Swift backtrace (registers, memory) must not reach cron mail or the journal.
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples").path
+        let crontab = try String(contentsOfFile: examples + "/cron/crontab", encoding: .utf8)
+        let jobs = crontab.split(separator: "\n").filter { !$0.hasPrefix("#") && $0.contains("triage run") }
+        XCTAssertFalse(jobs.isEmpty)
+        for job in jobs { XCTAssertTrue(job.contains("SWIFT_BACKTRACE=enable=no triage run"), String(job)) }
+        let unit = try String(contentsOfFile: examples + "/systemd/triage.service", encoding: .utf8)
+        XCTAssertTrue(unit.split(separator: "\n").contains("Environment=SWIFT_BACKTRACE=enable=no"), unit)
     }
 
     func testPlaintextInjectedAfterSTARTTLSIsRefusedBeforeLogin() throws {

@@ -9,6 +9,7 @@ final class FakeIMAPServer {
     enum Mode: String {
         case gmail, inject, silent, nostarttls, malformed, bye, flood, drip, escape
         case shortLiteral = "short-literal", longLiteral = "long-literal", hugeLiteral = "huge-literal"
+        case deepNest = "deep-nest"
     }
 
     /// The port on 127.0.0.1.

@@ -1,0 +1,132 @@
+import Foundation
+import TriageCore
+import TriageIMAP
+import TriageMIME
+import XCTest
+
+/// GNU Mailutils' imap4d (Tests/Servers/imap4d.py), a real server without custom
+/// keywords, as Exchange and Office 365 are: its PERMANENTFLAGS lack `\*` and a
+/// keyword STORE gets `BAD Unrecognized flag`. triage reads that at SELECT (so the
+/// run skips labels there; see RefusedStoreTests for the run), and a keyword STORE
+/// that is sent anyway is a refusal (exit 78, the run goes on), not a temporary
+/// failure (75, which failed every run forever).
+final class NoKeywordServerTests: XCTestCase {
+    private var server: PythonTestServerProcess!
+
+    override func setUpWithError() throws {
+        server = try PythonTestServerProcess(script: "imap4d.py")
+        let mbox = """
+        From a@x.test Mon Jan  1 00:00:00 2024
+        From: Ann <a@x.test>
+        Subject: one
+        Message-ID: <mu1@x.test>
+
+        Hello
+
+        From a@x.test Mon Jan  1 00:00:00 2024
+        From: Ann <a@x.test>
+        Subject: two
+        Message-ID: <mu2@x.test>
+
+        Hello again
+
+
+        """
+        try mbox.write(toFile: server.workDirectory.path + "/inbox", atomically: false, encoding: .utf8)
+    }
+
+    override func tearDownWithError() throws {
+        server?.stop()
+    }
+
+    private func connect() throws -> IMAPConnection {
+        var settings = IMAPSettings(url: MailServerURL(scheme: .imap, host: "127.0.0.1", port: UInt16(server.int("port"))),
+                                    credential: .password(user: "nobody", "unused"), caFile: nil, tlsOff: true)
+        settings.connectTimeout = 5
+        settings.commandTimeout = 10
+        return try IMAPConnection.connect(settings)
+    }
+
+    func testPermanentFlagsWithoutNewKeywordsAreRead() throws {
+        let connection = try connect()
+        defer { connection.close() }
+        let status = try connection.open("INBOX", readOnly: false)
+        XCTAssertEqual(status.exists, 2)
+        XCTAssertEqual(status.allowedKeywords, [], "PERMANENTFLAGS (\\Answered \\Flagged \\Deleted \\Seen \\Draft): no keyword at all")
+    }
+
+    func testAKeywordStoreIsARefusalAndFlagsStillWork() throws {
+        let connection = try connect()
+        defer { connection.close() }
+        _ = try connection.open("INBOX", readOnly: false)
+        XCTAssertThrowsError(try connection.store(FlagChange(.add, labels: ["no push"]), uids: [1, 2])) { error in
+            let failure = error as? MailError
+            XCTAssertEqual(failure?.kind, .refused, "\(error)")
+            XCTAssertEqual(failure?.exitStatus, .config)
+            XCTAssertTrue(failure?.message.contains("Unrecognized flag") == true, "\(error)")
+        }
+        // The session goes on: the other actions of the batch are still sent.
+        try connection.store(FlagChange(.add, flags: ["\\Seen"]), uids: [1, 2])
+        let fetched = try connection.fetch([1, 2])
+        XCTAssertEqual(fetched.map { $0.flags.contains("\\Seen") }, [true, true])
+    }
+
+    func testARunOverImap4dMarksReadAndSkipsTheLabels() throws {
+        let connection = SearchWorkaround(try connect())
+        let storePath = server.workDirectory.path + "/store"
+        var events: [RunEvent] = []
+        let runner = MailboxRunner(
+            account: "mu", mailbox: "INBOX", store: Store(path: storePath, timeZone: TimeZone(identifier: "UTC")!),
+            options: RunOptions(all: true), now: Date(), parse: { MessageParser.parse($0) },
+            classify: { _ in [PlannedAction(action: .label("no push"), rule: "r"), PlannedAction(action: .markRead, rule: "r")] },
+            report: { events.append($0) })
+        let outcome = try runner.run(on: connection)
+        connection.close()
+
+        XCTAssertEqual(outcome.processed, 2)
+        XCTAssertEqual(outcome.failedActions.count, 1, "78 at the end, not 75")
+        let warnings = events.compactMap { if case .warning(_, _, let text) = $0 { return text } else { return nil } }
+        XCTAssertEqual(warnings.count, 1)
+        XCTAssertTrue(warnings.first?.contains("allows no new keywords in INBOX") == true, "\(warnings)")
+        XCTAssertFalse(events.contains { if case .actionFailed = $0 { return true } else { return false } }, "no label was even sent")
+
+        let check = try connect()
+        defer { check.close() }
+        _ = try check.open("INBOX", readOnly: true)
+        let fetched = try check.fetch([1, 2])
+        XCTAssertEqual(fetched.map { $0.flags.contains("\\Seen") }, [true, true], "marked read on the server")
+        XCTAssertEqual(fetched.map(\.labels), [[], []])
+        let problems = Store(path: storePath, timeZone: TimeZone(identifier: "UTC")!).unreportedDigestEntries().records
+        XCTAssertEqual(problems.map(\.section), [MailboxRunner.problemsSection])
+    }
+
+    func testDovecotAllowsNewKeywords() throws {
+        let dovecot = try DovecotServer.shared()
+        let connection = try dovecot.connect(user: try dovecot.makeUser("permanentflags"))
+        defer { connection.close() }
+        XCTAssertNil(try connection.open("INBOX", readOnly: false).allowedKeywords, "PERMANENTFLAGS has \\*")
+        XCTAssertNil(try connection.open("INBOX", readOnly: true).allowedKeywords, "EXAMINE's PERMANENTFLAGS () says nothing")
+    }
+}
+
+/// imap4d answers `UID SEARCH UID 1:*` with nothing (issue 19, item 6, not handled
+/// here): this passes everything to the real connection but answers "which UIDs
+/// are new" from UIDNEXT, so that a whole mailbox run can be tried on imap4d.
+private final class SearchWorkaround: MailConnection {
+    let base: IMAPConnection
+    private var uidNext: UInt32 = 0
+
+    init(_ base: IMAPConnection) { self.base = base }
+    var serverName: String { base.serverName }
+    func open(_ mailbox: String, readOnly: Bool) throws -> MailboxStatus {
+        let status = try base.open(mailbox, readOnly: readOnly)
+        uidNext = status.uidNext
+        return status
+    }
+    func uids(above uid: UInt32) throws -> [UInt32] { uid + 1 < uidNext ? Array((uid + 1)..<uidNext) : [] }
+    func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] { try base.fetch(uids) }
+    func fetch(_ uids: [UInt32], parts: MessageParts) throws -> [FetchedMessage] { try base.fetch(uids, parts: parts) }
+    func store(_ change: FlagChange, uids: [UInt32]) throws { try base.store(change, uids: uids) }
+    func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod { try base.move(uids, to: folder) }
+    func close() { base.close() }
+}
