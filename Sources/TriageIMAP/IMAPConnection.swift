@@ -1,13 +1,14 @@
 import CEtPan
 import Glibc
 import TriageCore
+import TriageTLS
 
 /// An IMAP session with libetpan: verified TLS, login, and the few commands
 /// `triage run` needs, each batch in one command.
 ///
 /// `imaps://` is TLS from the first byte; `imap://` must upgrade with STARTTLS
 /// (plain only with `tlsOff` and a loopback host). The certificate chain and host
-/// name are verified (`CertificateVerifier`) before the credential is sent.
+/// name are verified (`CertificatePolicy`, shared with SMTP) before the credential is sent.
 /// Not thread-safe: use one connection from one thread at a time.
 public final class IMAPConnection: MailConnection {
     public let serverName: String
@@ -184,8 +185,11 @@ public final class IMAPConnection: MailConnection {
             guard let bytes = string.pointee.str else { continue }
             certificates.append(Array(UnsafeRawBufferPointer(start: bytes, count: string.pointee.len)))
         }
-        try CertificateVerifier.verify(chain: certificates, host: settings.url.host,
-                                       caFile: settings.caFile, server: serverName)
+        do {
+            try CertificatePolicy(caFile: settings.caFile).check(chain: certificates, host: settings.url.host)
+        } catch {
+            throw MailError(error.kind == .configuration ? .configuration : .tls, server: serverName, error.reason)
+        }
         tracer?.note("certificate verified for \(settings.url.host)")
     }
 

@@ -7,7 +7,8 @@ import TriageCore
 ///   STARTTLS (`CURLUSESSL_ALL`): a server that does not offer it is refused
 ///   before anything, credentials included, is sent.
 /// - The certificate chain is verified against the system trust plus the
-///   optional CA file, and the host name is checked.
+///   optional CA file, and the host name is checked, by the policy IMAP uses
+///   too (`CertificatePolicy` through `TLSGate`), before AUTH is sent.
 /// - AUTH uses the given credentials (libcurl picks the mechanism).
 /// - Failures are `MailDeliveryError`s (exit 75) naming the step and server.
 public struct SMTPSender: MailDelivery {
@@ -68,7 +69,8 @@ public struct SMTPSender: MailDelivery {
             try curl.set(CURLOPT_URL, url)
             try curl.set(CURLOPT_PROTOCOLS_STR, "smtp,smtps")
             try curl.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue))
-            try curl.setVerifiedTLS(trust, connectTimeout: connectTimeout, timeout: timeout)
+            try curl.setVerifiedTLS(trust, host: host, implicitTLS: security == .implicitTLS, required: true,
+                                    connectTimeout: connectTimeout, timeout: timeout)
             if let credentials {
                 try curl.set(CURLOPT_USERNAME, credentials.user)
                 try curl.set(CURLOPT_PASSWORD, credentials.password)
@@ -81,6 +83,11 @@ public struct SMTPSender: MailDelivery {
                 message: "libcurl refused an SMTP option for \(server): \(String(cString: curl_easy_strerror(error.code)))")
         }
         let (code, text) = curl.perform()
+        if let refusal = curl.tlsRefusal {
+            // The gate shut the connection after the handshake: nothing of ours was sent.
+            throw MailDeliveryError(step: .tls, server: server,
+                message: "TLS with the SMTP server \(server) failed: \(refusal.reason). Nothing was sent; the next run retries.")
+        }
         guard code != CURLE_OK else { return }
         throw Self.error(code: code, curlMessage: text, conversation: conversation, server: server,
                          user: credentials?.user, secret: credentials?.password, sender: message.envelopeFrom)
