@@ -106,36 +106,37 @@ public struct CertificatePolicy: Sendable, Hashable {
         }
     }
 
-    /// What is wrong, in GnuTLS's words, with the name the certificate is for instead
-    /// of "does not match the expected", and what to do.
+    /// What is wrong, in GnuTLS's words, with the names the certificate is for
+    /// instead of "does not match the expected", and what to do.
     private static func explain(_ status: UInt32, host: String, leaf: gnutls_x509_crt_t?) -> String {
         let owner = GNUTLS_CERT_UNEXPECTED_OWNER.rawValue
-        let invalid = GNUTLS_CERT_INVALID.rawValue
         var parts: [String] = []
         let rest = status & ~owner
-        if rest & ~invalid != 0 || status & owner == 0 { parts.append(reason(rest == 0 ? status : rest)) }
+        if rest & ~GNUTLS_CERT_INVALID.rawValue != 0 || status & owner == 0 { parts.append(reason(rest == 0 ? status : rest)) }
         if status & owner != 0 {
             let names = leaf.map(Self.names) ?? []
+            let wanted = ipAddressBytes(host) != nil ? "IP:\(host)" : "DNS:\(host)"
             parts.append(names.isEmpty
-                ? "the certificate names no host, so it does not match \(host)"
-                : "the certificate is for \(names.joined(separator: ", ")), which does not match \(host)")
+                ? "the certificate names no host, so not \(wanted)"
+                : "the certificate is for \(names.joined(separator: ", ")), which does not match \(wanted)")
         }
-        var hint: String
+        let hint: String
         if status & (GNUTLS_CERT_SIGNER_NOT_FOUND.rawValue | GNUTLS_CERT_SIGNER_NOT_CA.rawValue) != 0 {
             hint = "if the server uses a private CA, set ca_file to its certificate; a server must also send its intermediate certificates"
         } else if status & owner != 0 {
-            hint = "connect to a name the certificate is for"
+            hint = "connect to a name the certificate is for (an IP address matches only an IP entry, "
+                + "a wildcard only one label)"
         } else if status & GNUTLS_CERT_PURPOSE_MISMATCH.rawValue != 0 {
             hint = "the certificate is not meant for a TLS server (extended key usage); the server needs a serverAuth certificate"
         } else {
             hint = "if the server uses a private CA, set ca_file to its certificate"
         }
-        hint = hint.isEmpty ? "" : "; " + hint
-        return "the server's certificate is not trusted for \(host): \(parts.joined(separator: "; "))\(hint)"
+        return "the server's certificate is not trusted for \(host): \(parts.joined(separator: "; ")); \(hint)"
     }
 
     /// The DNS names and IP addresses the certificate is for (subjectAltName), as
-    /// printable text: they come from the server, so nothing else reaches a terminal.
+    /// `DNS:name` and `IP:address` in printable text: they come from the server, so
+    /// nothing else may reach a terminal.
     private static func names(_ certificate: gnutls_x509_crt_t?) -> [String] {
         var names: [String] = []
         for index in 0..<16 {
@@ -148,10 +149,10 @@ public struct CertificatePolicy: Sendable, Hashable {
             let value = Array(buffer.prefix(size))
             switch UInt32(result) {
             case GNUTLS_SAN_DNSNAME.rawValue:
-                names.append(String(decoding: value.map { (32..<127).contains($0) ? $0 : UInt8(ascii: "?") }.prefix(100),
-                                    as: UTF8.self))
+                names.append("DNS:" + String(decoding: value.map { (33..<127).contains($0) ? $0 : UInt8(ascii: "?") }.prefix(100),
+                                             as: UTF8.self))
             case GNUTLS_SAN_IPADDRESS.rawValue:
-                names.append(ipAddressText(value))
+                names.append("IP:" + ipAddressText(value))
             default:
                 continue
             }
@@ -188,9 +189,11 @@ public struct CertificatePolicy: Sendable, Hashable {
         // gnutls_free is a global function pointer (Swift 6 refuses to read it); it is
         // free(3) since GnuTLS 3.3 made custom allocators a no-op.
         defer { free(data) }
-        var text = String(decoding: UnsafeBufferPointer(start: data, count: Int(out.size)), as: UTF8.self)
-        while text.last == " " { text.removeLast() }
-        return text
+        // "The certificate is NOT trusted. The certificate issuer is unknown. " -> the reasons only.
+        let text = String(decoding: UnsafeBufferPointer(start: data, count: Int(out.size)), as: UTF8.self)
+        let sentences = text.split(separator: ".").map { String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
+            .filter { !$0.isEmpty && $0 != "The certificate is NOT trusted" }
+        return sentences.isEmpty ? "the certificate is NOT trusted" : sentences.joined(separator: "; ")
     }
 
     private static func errorText(_ code: Int32) -> String {
