@@ -7,7 +7,7 @@ import Foundation
 final class FakeIMAPServer {
     /// What the script does; see fake-imap.py.
     enum Mode: String {
-        case gmail, inject, silent, nostarttls, malformed, bye, flood, drip
+        case gmail, inject, starttls, silent, nostarttls, malformed, bye, flood, drip
         case shortLiteral = "short-literal", longLiteral = "long-literal", hugeLiteral = "huge-literal"
     }
 
