@@ -1,4 +1,5 @@
 import Foundation
+import TriageSMTP
 import XCTest
 
 /// The TLS table of docs/RELIABILITY.md, for IMAP and SMTP alike on the same
@@ -205,5 +206,28 @@ final class TLSTableTests: XCTestCase {
     func testSMTPOverSTARTTLS() throws {
         let smtp = try Self.smtpServer(dovecot)
         for item in cases { try checkSMTP(item, scheme: "smtp", smtp: smtp) }
+    }
+
+    /// Webhooks go through the same gate: an https endpoint with the clientAuth-only
+    /// certificate is refused before the request is sent; with a serverAuth one from
+    /// the same CA (the control), the request arrives.
+    func testWebhookOverHTTPS() throws {
+        let ssl = dovecot.directory + "/ssl"
+        for (name, accepted) in [("clientauth", false), ("intermediate", true)] {
+            let server = try PythonTestServerProcess(script: "httpd.py", arguments: ["\(ssl)/\(name).pem", "\(ssl)/\(name).key"])
+            defer { server.stop() }
+            let marker = UUID().uuidString
+            let result = WebhookPoster(trust: TLSTrust(caFile: dovecot.caFile), timeout: 5)
+                .post(url: "https://localhost:\(server.int("https"))/hook", json: #"{"m":"\#(marker)"}"#)
+            let requests = (try? FileManager.default.contentsOfDirectory(atPath: server.string("requests"))) ?? []
+            if accepted {
+                XCTAssertEqual(result, .delivered(status: 200), name)
+                XCTAssertEqual(requests.filter { $0.hasSuffix(".json") }.count, 1, name)
+            } else {
+                guard case .failed(let reason) = result else { return XCTFail("\(name): \(result)") }
+                XCTAssertTrue(reason.contains("not meant for a TLS server"), reason)
+                XCTAssertEqual(requests.filter { $0.hasSuffix(".json") }, [], "\(name): the request was sent")
+            }
+        }
     }
 }
