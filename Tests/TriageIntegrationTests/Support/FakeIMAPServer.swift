@@ -7,8 +7,10 @@ import Foundation
 final class FakeIMAPServer {
     /// What the script does; see fake-imap.py.
     enum Mode: String {
-        case gmail, inject, starttls, silent, nostarttls, malformed, bye, flood, drip
+        case gmail, inject, silent, nostarttls, malformed, bye, flood, drip
         case shortLiteral = "short-literal", longLiteral = "long-literal", hugeLiteral = "huge-literal"
+        /// STARTTLS without injection: the control for `inject`.
+        case starttls
     }
 
     /// The port on 127.0.0.1.
