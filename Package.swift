@@ -10,7 +10,7 @@ let package = Package(
         .executable(name: "triage", targets: ["triage"]),
         // For the benchmarks in bench/, a separate package that depends on this one by path.
         .library(name: "TriageKit", targets: [
-            "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS", "TriageMaildir",
+            "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS", "TriageMaildir", "TriageTLS",
         ]),
     ],
     targets: [
@@ -25,7 +25,7 @@ let package = Package(
                        providers: [.apt(["libinih-dev"])]),
         .systemLibrary(name: "CICal", pkgConfig: "libical",
                        providers: [.apt(["libical-dev"])]),
-        // Typed wrappers for variadic C functions (curl_easy_setopt).
+        // Typed wrappers for variadic C functions (curl_easy_setopt), and GnuTLSQuiet.c.
         .target(name: "CShims", dependencies: ["CCurl"]),
 
         // Pure logic.
@@ -34,8 +34,10 @@ let package = Package(
         // Adapters, one per C library.
         .target(name: "TriageMIME", dependencies: ["TriageCore", "CEtPan"]),
         .target(name: "TriageConfig", dependencies: ["TriageCore", "CInih"]),
-        .target(name: "TriageIMAP", dependencies: ["TriageCore", "TriageMIME", "CEtPan", "CGnuTLS"]),
-        .target(name: "TriageSMTP", dependencies: ["TriageCore", "CCurl", "CShims"]),
+        // TLS certificate verification with GnuTLS: the one policy IMAP and SMTP share.
+        .target(name: "TriageTLS", dependencies: ["CGnuTLS", "CShims"]),
+        .target(name: "TriageIMAP", dependencies: ["TriageCore", "TriageMIME", "TriageTLS", "CEtPan"]),
+        .target(name: "TriageSMTP", dependencies: ["TriageCore", "TriageTLS", "CCurl", "CShims"]),
         .target(name: "TriageICS", dependencies: ["TriageCore", "CICal"]),
         // Local Maildir accounts (plain file operations, no C library).
         .target(name: "TriageMaildir", dependencies: ["TriageCore"]),

@@ -1,13 +1,14 @@
 import CEtPan
 import Glibc
 import TriageCore
+import TriageTLS
 
 /// An IMAP session with libetpan: verified TLS, login, and the few commands
 /// `triage run` needs, each batch in one command.
 ///
 /// `imaps://` is TLS from the first byte; `imap://` must upgrade with STARTTLS
 /// (plain only with `tlsOff` and a loopback host). The certificate chain and host
-/// name are verified (`CertificateVerifier`) before the credential is sent.
+/// name are verified (`CertificatePolicy`, shared with SMTP) before the credential is sent.
 /// Not thread-safe: use one connection from one thread at a time.
 public final class IMAPConnection: MailConnection {
     public let serverName: String
@@ -93,7 +94,7 @@ public final class IMAPConnection: MailConnection {
         case .imaps:
             result = mailimap_ssl_connect_with_callback(session, url.host, url.port, setServerName, sniData)
         case .imap:
-            result = mailimap_socket_connect(session, url.host, url.port)
+            result = try connectPlain(session)
         }
         guard isSuccess(result) else { throw connectFailure(result, started: started) }
         let tracer = settings.trace.map { IMAPTracer(sink: $0) }
@@ -120,6 +121,57 @@ public final class IMAPConnection: MailConnection {
         isEncrypted = true
         try verifyCertificate()
         setTimeout(settings.commandTimeout)
+    }
+
+    /// How long `imap://` waits for the greeting before asking whether the port
+    /// speaks TLS from the first byte; servers greet at once.
+    public static let greetingGrace = 3.0
+
+    /// `imap://`: the TCP connection, then the greeting. A port that stays silent for
+    /// `greetingGrace` is asked whether it speaks TLS from the first byte: an IMAPS
+    /// port given as imap:// would otherwise look like a slow server until the
+    /// connect timeout (30 s by default), with nothing to say what is wrong.
+    private func connectPlain(_ session: UnsafeMutablePointer<mailimap>) throws -> Int32 {
+        let url = settings.url
+        let limit = Double(max(1, settings.connectTimeout))
+        let fd: Int32
+        do throws(PortProbe.Failure) {
+            fd = try PortProbe.connect(host: url.host, port: url.port, timeout: limit)
+        } catch {
+            streamBroken = true
+            throw connectError(error)
+        }
+        let grace = min(limit, Self.greetingGrace)
+        if !PortProbe.readable(fd, within: grace), PortProbe.speaksTLS(host: url.host, port: url.port, timeout: grace) {
+            Glibc.close(fd)
+            streamBroken = true
+            throw MailError(.configuration, server: serverName,
+                            "port \(url.port) expects TLS from the first byte (IMAPS) and sends no greeting in plain text; "
+                            + "use imaps://\(url.host):\(url.port) (imap:// is for STARTTLS)")
+        }
+        guard let stream = mailstream_socket_open_timeout(fd, time_t(settings.connectTimeout)) else {
+            Glibc.close(fd)
+            throw MailError(.protocol, server: serverName, "out of memory")
+        }
+        return mailimap_connect(session, stream)
+    }
+
+    /// What a failed TCP connection means for the user: a name that does not
+    /// resolve, a port where nothing listens, or no answer at all.
+    private func connectError(_ failure: PortProbe.Failure) -> MailError {
+        let url = settings.url
+        switch failure {
+        case .unresolved(let reason):
+            return MailError(.connect, server: serverName,
+                             "cannot resolve the host name \(url.host) (\(reason)); check the host in the url and the network")
+        case .unreachable(let reason):
+            return MailError(.connect, server: serverName,
+                             "nothing accepts connections on port \(url.port) (\(reason)); check the port in the url "
+                             + "(usually 993 for imaps://, 143 for imap://) and that the server is running")
+        case .timedOut:
+            return MailError(.timeout, server: serverName,
+                             "no connection within \(settings.connectTimeout) s; check the network and the port")
+        }
     }
 
     /// libetpan gives a stream the session's timeout when it makes it; later
@@ -184,8 +236,11 @@ public final class IMAPConnection: MailConnection {
             guard let bytes = string.pointee.str else { continue }
             certificates.append(Array(UnsafeRawBufferPointer(start: bytes, count: string.pointee.len)))
         }
-        try CertificateVerifier.verify(chain: certificates, host: settings.url.host,
-                                       caFile: settings.caFile, server: serverName)
+        do {
+            try CertificatePolicy(caFile: settings.caFile).check(chain: certificates, host: settings.url.host)
+        } catch {
+            throw MailError(error.kind == .configuration ? .configuration : .tls, server: serverName, error.reason)
+        }
         tracer?.note("certificate verified for \(settings.url.host)")
     }
 
@@ -641,10 +696,20 @@ public final class IMAPConnection: MailConnection {
             if timedOut(since: started, limit: settings.connectTimeout) {
                 return MailError(.timeout, server: serverName, "no connection within \(settings.connectTimeout) s; check the network and the port")
             }
-            return MailError(.connect, server: serverName,
-                             "cannot connect: the host name does not resolve or nothing listens on port \(url.port)")
+            // libetpan says the same for both: ask again to tell the user which.
+            do throws(PortProbe.Failure) {
+                Glibc.close(try PortProbe.connect(host: url.host, port: url.port, timeout: 2))
+            } catch {
+                return connectError(error)
+            }
+            return MailError(.connect, server: serverName, "cannot connect to port \(url.port); try again later")
         case MAILIMAP_ERROR_SSL where timedOut(since: started, limit: settings.connectTimeout):
             return MailError(.timeout, server: serverName, "the TLS handshake did not finish within \(settings.connectTimeout) s; try again later")
+        // A plain IMAP server greets at once; a TLS server sends nothing first.
+        case MAILIMAP_ERROR_SSL where url.scheme == .imaps && PortProbe.greetsInPlainText(host: url.host, port: url.port, timeout: 1):
+            return MailError(.configuration, server: serverName,
+                             "port \(url.port) greets in plain text (IMAP with STARTTLS), not with TLS; "
+                             + "use imap://\(url.host):\(url.port), or the IMAPS port (usually 993) with imaps://")
         case MAILIMAP_ERROR_SSL:
             return MailError(.tls, server: serverName,
                              "the TLS handshake failed: the connection was cut or port \(url.port) is not "

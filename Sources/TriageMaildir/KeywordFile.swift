@@ -33,13 +33,9 @@ struct KeywordFile {
         return Character(UnicodeScalar(UInt8(97 + free)))
     }
 
-    /// Writes the file atomically.
-    func save(_ folder: String) throws {
+    /// Writes the file atomically; a failure is a `MailError` for `server`.
+    func save(_ folder: String, server: String) throws {
         let text = names.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\n" }.joined()
-        let path = folder + "/dovecot-keywords"
-        guard FileManager.default.createFile(atPath: path + ".tmp", contents: Data(text.utf8)),
-              rename(path + ".tmp", path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
+        try MaildirFile.write(text, to: folder + "/dovecot-keywords", server: server)
     }
 }

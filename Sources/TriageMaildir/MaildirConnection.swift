@@ -45,7 +45,9 @@ public final class MaildirConnection: MailConnection {
     public func open(_ mailbox: String, readOnly: Bool) throws -> MailboxStatus {
         let dir = path(of: mailbox)
         guard FileManager.default.fileExists(atPath: dir + "/cur") else {
-            throw MailError(.protocol, server: serverName, "mailbox \(mailbox) does not exist (no \(dir)/cur)")
+            // As on IMAP: a configuration problem (78), not a temporary one.
+            throw MailError(.missingFolder, server: serverName,
+                            "mailbox \(mailbox) does not exist (no \(dir)/cur); check `mailboxes =` for this account")
         }
         folder = dir
         self.readOnly = readOnly
@@ -66,7 +68,7 @@ public final class MaildirConnection: MailConnection {
             }
         }
         if uidList.prune(keeping: present) { changed = true }
-        if changed && !readOnly { try uidList.save(to: dir + "/triage-uidlist") }
+        if changed && !readOnly { try uidList.save(to: dir + "/triage-uidlist", server: serverName) }
         return MailboxStatus(name: mailbox, uidValidity: uidList.validity, uidNext: uidList.next,
                              exists: UInt32(paths.count), readOnly: readOnly)
     }
@@ -121,7 +123,7 @@ public final class MaildirConnection: MailConnection {
             }
             return letter
         }
-        if keywords.changed { try keywords.save(dir) }
+        if keywords.changed { try keywords.save(dir, server: serverName) }
         for uid in uids {
             guard let relative = paths[uid] else { continue }
             var info = MaildirInfo(fileName: relative)
@@ -158,7 +160,7 @@ public final class MaildirConnection: MailConnection {
             try rename(dir + "/" + relative, target + "/" + name)
             paths[uid] = nil
         }
-        if targetKeywords.changed { try targetKeywords.save(target) }
+        if targetKeywords.changed { try targetKeywords.save(target, server: serverName) }
         return .rename
     }
 

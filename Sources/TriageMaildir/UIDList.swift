@@ -54,14 +54,10 @@ struct UIDList {
         return entries.count != before
     }
 
-    /// Writes the list atomically.
-    func save(to path: String) throws {
+    /// Writes the list atomically; a failure is a `MailError` for `server`.
+    func save(to path: String, server: String) throws {
         var text = "V\(validity) N\(next)\n"
         for (base, uid) in entries.sorted(by: { $0.value < $1.value }) { text += "\(uid) \(base)\n" }
-        let temp = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temp, contents: Data(text.utf8)),
-              rename(temp, path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
+        try MaildirFile.write(text, to: path, server: server)
     }
 }

@@ -1,5 +1,7 @@
 import CCurl
 import CShims
+import Glibc
+import TriageTLS
 
 /// One libcurl easy handle with the plumbing every transfer here needs: typed
 /// options, an error buffer, string lists, an upload body, a bounded response
@@ -82,16 +84,49 @@ final class CurlEasy {
         if code != CURLE_OK { throw OptionError(option: option, code: code) }
     }
 
-    /// Verified TLS (certificate chain against `trust`, and the host name) and
-    /// the connect and overall time limits, in seconds: the same for every
-    /// transfer triage makes, SMTP or webhook.
-    func setVerifiedTLS(_ trust: TLSTrust, connectTimeout: Double, timeout: Double) throws {
-        try set(CURLOPT_SSL_VERIFYPEER, 1)
-        try set(CURLOPT_SSL_VERIFYHOST, 2)
-        if let path = trust.systemCAPath, FileSystem.isDirectory(path) { try set(CURLOPT_CAPATH, path) }
-        if let caFile = trust.caFile { try set(CURLOPT_CAINFO, caFile) }
+    /// Verified TLS and the connect and overall time limits, in seconds: the same
+    /// for every transfer triage makes, SMTP or webhook. The certificate is checked
+    /// by triage's one policy (`CertificatePolicy`, shared with IMAP) through a
+    /// `TLSGate`, not by libcurl, whose GnuTLS backend ignores the key usage.
+    ///
+    /// - Parameters:
+    ///   - host: the name or address the certificate must be for.
+    ///   - implicitTLS: TLS from the first byte (smtps://, https://), not STARTTLS.
+    ///   - required: the request may go out only over a verified TLS connection.
+    func setVerifiedTLS(_ trust: TLSTrust, host: String, implicitTLS: Bool, required: Bool,
+                        connectTimeout: Double, timeout: Double) throws {
+        let gate = TLSGate(policy: CertificatePolicy(caFile: trust.caFile, trustDirectory: trust.systemCAPath),
+                           host: host, implicitTLS: implicitTLS, required: required)
+        io.gate = gate
+        // The gate decides; libcurl's own checks would be a second, different policy.
+        try set(CURLOPT_SSL_VERIFYPEER, 0)
+        try set(CURLOPT_SSL_VERIFYHOST, 0)
+        let context = Unmanaged.passUnretained(io).toOpaque()
+        var code = triage_curl_setopt_opensocket_callback(handle, CurlEasy.openSocket)
+        if code == CURLE_OK { code = triage_curl_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, context) }
+        if code == CURLE_OK { code = triage_curl_setopt_closesocket_callback(handle, CurlEasy.closeSocket) }
+        if code == CURLE_OK { code = triage_curl_setopt_pointer(handle, CURLOPT_CLOSESOCKETDATA, context) }
+        if code == CURLE_OK { code = triage_curl_setopt_prereq_callback(handle, CurlEasy.prerequest) }
+        if code == CURLE_OK { code = triage_curl_setopt_pointer(handle, CURLOPT_PREREQDATA, context) }
+        if code != CURLE_OK { throw OptionError(option: CURLOPT_PREREQFUNCTION, code: code) }
         try set(CURLOPT_CONNECTTIMEOUT_MS, Int(connectTimeout * 1000))
         try set(CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
+    }
+
+    /// Why the server's certificate was refused, when it was.
+    var tlsRefusal: CertificateRefusal? { io.gate?.refusal }
+
+    /// The host part of a URL (an IPv6 address without brackets), by libcurl's parser.
+    static func host(ofURL url: String) -> String? {
+        guard let parsed = curl_url() else { return nil }
+        defer { curl_url_cleanup(parsed) }
+        guard curl_url_set(parsed, CURLUPART_URL, url, 0) == CURLUE_OK else { return nil }
+        var part: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(parsed, CURLUPART_HOST, &part, 0) == CURLUE_OK, let part else { return nil }
+        defer { curl_free(part) }
+        var host = String(cString: part)
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host
     }
 
     /// The bytes the read callback uploads.
@@ -124,6 +159,7 @@ final class CurlEasy {
         var uploadOffset = 0
         var response: [UInt8] = []
         var observer: Observer?
+        var gate: TLSGate?
     }
 
     private static let responseLimit = 512
@@ -154,14 +190,43 @@ final class CurlEasy {
     }
 
     private static let debug: @convention(c) (UnsafeMutableRawPointer?, curl_infotype, UnsafeMutablePointer<CChar>?, Int, UnsafeMutableRawPointer?) -> Int32 = {
-        _, type, data, size, context in
+        handle, type, data, size, context in
         guard let data, let context else { return 0 }
+        let io = Unmanaged<IOContext>.fromOpaque(context).takeUnretainedValue()
+        let bytes = UnsafeRawBufferPointer(start: data, count: size)
+        if let gate = io.gate, let handle {
+            gate.observe(handle, type: type) { String(decoding: bytes.prefix(16), as: UTF8.self) }
+        }
         // Only text, headers and commands; never payload or TLS bytes.
         guard type == CURLINFO_TEXT || type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT else { return 0 }
-        let io = Unmanaged<IOContext>.fromOpaque(context).takeUnretainedValue()
         guard let observer = io.observer else { return 0 }
-        let bytes = UnsafeRawBufferPointer(start: data, count: size)
         observer(type, String(decoding: bytes, as: UTF8.self))
         return 0
+    }
+
+    private static let openSocket: @convention(c) (UnsafeMutableRawPointer?, curlsocktype, UnsafeMutablePointer<curl_sockaddr>?) -> curl_socket_t = {
+        context, _, address in
+        guard let context, let address else { return -1 }
+        let io = Unmanaged<IOContext>.fromOpaque(context).takeUnretainedValue()
+        guard let gate = io.gate else { return -1 }
+        return gate.openSocket(family: address.pointee.family, type: address.pointee.socktype,
+                               protocol: address.pointee.protocol)
+    }
+
+    private static let closeSocket: @convention(c) (UnsafeMutableRawPointer?, curl_socket_t) -> Int32 = {
+        context, fd in
+        guard let context, let gate = Unmanaged<IOContext>.fromOpaque(context).takeUnretainedValue().gate else {
+            return close(fd)
+        }
+        return gate.closeSocket(fd)
+    }
+
+    /// Runs before the request (SMTP: MAIL FROM): only over a connection the gate passed.
+    private static let prerequest: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int32, Int32) -> Int32 = {
+        context, _, _, _, _ in
+        guard let context, let gate = Unmanaged<IOContext>.fromOpaque(context).takeUnretainedValue().gate else {
+            return Int32(CURL_PREREQFUNC_ABORT)
+        }
+        return Int32(gate.mayProceed ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT)
     }
 }

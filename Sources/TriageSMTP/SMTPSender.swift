@@ -7,9 +7,11 @@ import TriageCore
 ///   STARTTLS (`CURLUSESSL_ALL`): a server that does not offer it is refused
 ///   before anything, credentials included, is sent.
 /// - The certificate chain is verified against the system trust plus the
-///   optional CA file, and the host name is checked.
+///   optional CA file, and the host name is checked, by the policy IMAP uses
+///   too (`CertificatePolicy` through `TLSGate`), before AUTH is sent.
 /// - AUTH uses the given credentials (libcurl picks the mechanism).
-/// - Failures are `MailDeliveryError`s (exit 75) naming the step and server.
+/// - Failures are `MailDeliveryError`s naming the step and server (exit 75;
+///   77 for refused credentials, 78 for smtps:// on a STARTTLS port).
 public struct SMTPSender: MailDelivery {
     /// Implicit TLS (`smtps://`) or STARTTLS (`smtp://`).
     public enum Security: Sendable, Hashable {
@@ -68,7 +70,8 @@ public struct SMTPSender: MailDelivery {
             try curl.set(CURLOPT_URL, url)
             try curl.set(CURLOPT_PROTOCOLS_STR, "smtp,smtps")
             try curl.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue))
-            try curl.setVerifiedTLS(trust, connectTimeout: connectTimeout, timeout: timeout)
+            try curl.setVerifiedTLS(trust, host: host, implicitTLS: security == .implicitTLS, required: true,
+                                    connectTimeout: connectTimeout, timeout: timeout)
             if let credentials {
                 try curl.set(CURLOPT_USERNAME, credentials.user)
                 try curl.set(CURLOPT_PASSWORD, credentials.password)
@@ -81,14 +84,20 @@ public struct SMTPSender: MailDelivery {
                 message: "libcurl refused an SMTP option for \(server): \(String(cString: curl_easy_strerror(error.code)))")
         }
         let (code, text) = curl.perform()
+        if let refusal = curl.tlsRefusal {
+            // The gate shut the connection after the handshake: nothing of ours was sent.
+            throw MailDeliveryError(step: .tls, server: server,
+                message: "TLS with the SMTP server \(server) failed: \(refusal.reason). Nothing was sent; the next run retries.")
+        }
         guard code != CURLE_OK else { return }
         throw Self.error(code: code, curlMessage: text, conversation: conversation, server: server,
-                         user: credentials?.user, secret: credentials?.password, sender: message.envelopeFrom)
+                         user: credentials?.user, secret: credentials?.password, sender: message.envelopeFrom,
+                         implicitTLS: security == .implicitTLS)
     }
 
     /// Turns a libcurl failure into a message that names the step and the server.
     static func error(code: CURLcode, curlMessage: String, conversation: SMTPConversation, server: String,
-                      user: String?, secret: String?, sender: String) -> MailDeliveryError {
+                      user: String?, secret: String?, sender: String, implicitTLS: Bool = false) -> MailDeliveryError {
         let reply = conversation.lastReply.map { " (server said: \($0))" } ?? ""
         let retry = " Nothing was sent; the next run retries."
         var step: MailDeliveryError.Step
@@ -104,19 +113,28 @@ public struct SMTPSender: MailDelivery {
             step = .startTLS
             message = "the SMTP server \(server) does not offer STARTTLS, which smtp:// requires; refusing to send in "
                 + "clear text. Use smtps:// if the server speaks TLS from the start." + retry
+        case CURLE_SSL_CONNECT_ERROR where plainTextAnswer(curlMessage) && !conversation.greeted:
+            // GnuTLS read "220 ..." as a TLS record: the port greets in plain text.
+            step = .tlsMode
+            message = "the SMTP server \(server) answered in plain text, not with TLS: smtps:// is for ports that speak "
+                + "TLS from the first byte (usually 465); this looks like a STARTTLS port (usually 587 or 25), so use "
+                + "smtp://\(server) in [digest] smtp. Nothing was sent."
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM,
              CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_INITFAILED:
             step = .tls
-            message = "TLS with the SMTP server \(server) failed: \(tlsReason(curlMessage)). Its certificate must chain to the system "
-                + "trust store or to [digest] ca_file and name the host." + retry
+            message = "the TLS handshake with the SMTP server \(server) failed: \(tlsReason(curlMessage)). Check the port "
+                + "and the scheme in [digest] smtp (smtps:// for TLS from the first byte, smtp:// for STARTTLS)." + retry
         case CURLE_LOGIN_DENIED:
             step = .authentication
             message = "the SMTP server \(server) refused authentication" + (user.map { " as \($0)" } ?? "")
-                + "\(reply). Check [digest] user and password_command." + retry
+                + "\(reply). Check [digest] user and password_command. Nothing was sent."
         case CURLE_OPERATION_TIMEDOUT:
             step = .timeout
-            message = "the SMTP server \(server) did not answer in time (\(describe(conversation))): \(curlMessage)." + retry
+            // smtp:// on a port that waits for a TLS handshake looks like a silent server.
+            let hint = conversation.connected && !conversation.greeted && !implicitTLS
+                ? " If the port expects TLS from the first byte (usually 465), use smtps:// in [digest] smtp." : ""
+            message = "the SMTP server \(server) did not answer in time (\(describe(conversation))): \(curlMessage).\(hint)" + retry
         default:
             switch conversation.step {
             case .recipient:
@@ -131,7 +149,8 @@ public struct SMTPSender: MailDelivery {
                 step = .data
                 message = "the SMTP server \(server) refused the message\(reply)." + retry
             case .authentication:
-                step = .authentication
+                // Not a refusal of the credentials (that is CURLE_LOGIN_DENIED): the connection failed meanwhile.
+                step = .other
                 message = "authentication with the SMTP server \(server) failed: \(curlMessage)\(reply)." + retry
             case .startTLS:
                 step = .tls
@@ -146,6 +165,12 @@ public struct SMTPSender: MailDelivery {
             message = message.replacingAll(secret, with: "***")
         }
         return MailDeliveryError(step: step, server: server, message: message)
+    }
+
+    /// Whether GnuTLS failed because the first bytes were not a TLS record (a plain
+    /// text greeting such as "220 ...").
+    private static func plainTextAnswer(_ text: String) -> Bool {
+        text.contains("unexpected TLS packet") || text.contains("TLS packet with unexpected length")
     }
 
     /// GnuTLS-build messages end in "CAfile: none CRLfile: none" even when the

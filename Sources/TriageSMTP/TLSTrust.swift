@@ -1,21 +1,15 @@
 /// Which certificate authorities a TLS connection trusts: the system's, plus
-/// an optional extra CA file (`ca_file`).
-///
-/// In Debian's GnuTLS build of libcurl, `CURLOPT_CAINFO` adds to the trust
-/// from `CURLOPT_CAPATH` rather than replacing it (checked on this system and
-/// pinned by `SMTPDeliveryTests.testCAFileAddsToTheSystemTrust`), so both are
-/// set and both are trusted.
+/// an optional extra CA file (`ca_file`). The certificate is checked by
+/// `CertificatePolicy` (TriageTLS), the same policy as IMAP's.
 public struct TLSTrust: Sendable, Hashable {
-    /// The system's hashed certificate folder.
-    public static let systemCertificates = "/etc/ssl/certs"
-
     /// An extra PEM file of trust anchors, or nil.
     public var caFile: String?
-    /// The folder of system trust anchors (OpenSSL hash links); tests point it elsewhere.
+    /// A folder of PEM trust anchors standing in for the system trust store, or
+    /// nil for the system store itself; tests point it elsewhere.
     public var systemCAPath: String?
 
     /// Creates a trust setting: system trust plus `caFile`.
-    public init(caFile: String? = nil, systemCAPath: String? = TLSTrust.systemCertificates) {
+    public init(caFile: String? = nil, systemCAPath: String? = nil) {
         self.caFile = caFile
         self.systemCAPath = systemCAPath
     }

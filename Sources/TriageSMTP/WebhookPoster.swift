@@ -34,7 +34,9 @@ public struct WebhookPoster: Sendable {
             try curl.set(CURLOPT_URL, url)
             try curl.set(CURLOPT_PROTOCOLS_STR, "http,https")
             try curl.set(CURLOPT_FOLLOWLOCATION, 0)
-            try curl.setVerifiedTLS(trust, connectTimeout: connectTimeout, timeout: timeout)
+            let https = url.hasPrefix("https://")
+            try curl.setVerifiedTLS(trust, host: CurlEasy.host(ofURL: url) ?? "", implicitTLS: https, required: https,
+                                    connectTimeout: connectTimeout, timeout: timeout)
             try curl.set(CURLOPT_POST, 1)
             try curl.set(CURLOPT_POSTFIELDSIZE, body.count)
             try curl.set(CURLOPT_COPYPOSTFIELDS, json)
@@ -47,6 +49,9 @@ public struct WebhookPoster: Sendable {
             return .failed(reason: "libcurl refused an HTTP option for \(origin)")
         }
         let (code, text) = curl.perform()
+        if let refusal = curl.tlsRefusal {
+            return .failed(reason: "webhook \(origin): TLS failed: \(refusal.reason)")
+        }
         guard code == CURLE_OK else {
             let what: String
             switch code {

@@ -8,7 +8,10 @@ to DIR/commands, serves one connection, then exits. MODE:
   gmail      implicit TLS; advertises X-GM-EXT-1, answers FETCH with X-GM-LABELS;
              accepts SASL XOAUTH2 (with Gmail's error dance for token "bad-token")
   inject     plain with STARTTLS; sends an extra line after "OK Begin TLS"
-             (the CVE-2020-15953 attack: bytes before the handshake)
+             (the CVE-2020-15953 attack: bytes before the handshake), then does
+             the handshake and goes on serving over TLS (and accepts LOGIN), so a
+             client that took the injected line would be seen logging in
+  starttls   the same without the injected line (the control)
   silent     implicit TLS; greets, then never answers a command
   nostarttls plain; advertises no STARTTLS (and would accept LOGIN in the clear)
 Hostile modes, implicit TLS, a normal session until the command named:
@@ -43,7 +46,7 @@ context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 context.load_cert_chain(cert, key)
 listener.settimeout(30)
 conn, _ = listener.accept()
-plain_modes = ("inject", "nostarttls")
+plain_modes = ("inject", "starttls", "nostarttls")
 if mode not in plain_modes:
     conn = context.wrap_socket(conn, server_side=True)
 reader = conn.makefile("rb")
@@ -57,7 +60,7 @@ header = (b"From: Alice <alice@example.test>\r\nTo: me@example.test\r\nSubject: 
           b"Message-ID: <g1@example.test>\r\n\r\n")
 body = b"Hello from Gmail.\r\n"
 caps = "IMAP4rev1 UIDPLUS MOVE ID X-GM-EXT-1 AUTH=XOAUTH2"
-if mode == "inject":
+if mode in ("inject", "starttls"):
     caps = "IMAP4rev1 STARTTLS LOGINDISABLED"
 elif mode == "nostarttls":
     caps = "IMAP4rev1 AUTH=PLAIN"
@@ -126,9 +129,19 @@ while True:
         break
     if command.startswith("CAPABILITY"):
         send("* CAPABILITY %s\r\n%s OK done\r\n" % (caps, tag))
-    elif command.startswith("STARTTLS") and mode == "inject":
-        send("%s OK Begin TLS negotiation now\r\n* OK [CAPABILITY IMAP4rev1 AUTH=PLAIN] injected\r\n" % tag)
-        break
+    elif command.startswith("STARTTLS") and mode in ("inject", "starttls"):
+        injected = "* OK [CAPABILITY IMAP4rev1 AUTH=PLAIN] injected\r\n" if mode == "inject" else ""
+        send("%s OK Begin TLS negotiation now\r\n%s" % (tag, injected))
+        # The client sends nothing more in plain text (it waits for this answer), so
+        # the reader holds no buffered bytes: go on over TLS as a real server would.
+        try:
+            conn = context.wrap_socket(conn, server_side=True)
+        except (OSError, ssl.SSLError) as error:
+            log.write("handshake failed: %s\n" % error)
+            break
+        reader = conn.makefile("rb")
+        caps = "IMAP4rev1 UIDPLUS MOVE ID AUTH=PLAIN"
+        log.write("TLS established\n")
     elif command.startswith("AUTHENTICATE XOAUTH2"):
         decoded = base64.b64decode(words[3]).decode().replace("\x01", "^A")
         log.write("decoded " + decoded + "\n")

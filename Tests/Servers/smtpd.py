@@ -12,6 +12,14 @@ ports chosen by the kernel:
   wronghost implicit TLS with a certificate (from the test CA) for
             mail.example.test only, so a client on "localhost" must refuse it
 
+With a second argument CASES (a folder made by tls-cases.sh: the TLS table's
+certificates and its `tls-cases` list), each case NAME also gets two listeners
+on its own loopback address with its certificate, implicit TLS and STARTTLS,
+in ready.json as "case:NAME:smtps" and "case:NAME:starttls".
+
+Every AUTH command that arrives is logged, before it is checked, as a line
+"LISTENER" in DIR/auth.log (the tests' proof that no credential was sent).
+
 Each accepted message is written atomically to DIR/mail/NNNN-LISTENER.eml:
 X-Test-* header lines (envelope sender and recipients, listener, TLS, user)
 followed by the message exactly as received. RCPT TO an address at
@@ -19,7 +27,7 @@ followed by the message exactly as received. RCPT TO an address at
 DIR/ready.json once every listener is up. The server stops on SIGTERM or
 SIGINT, or when its parent process goes away.
 
-Usage: smtpd.py DIR   (credentials from $SMTPD_USER and $SMTPD_PASSWORD)
+Usage: smtpd.py DIR [CASES]   (credentials from $SMTPD_USER and $SMTPD_PASSWORD)
 """
 import asyncio
 import json
@@ -32,6 +40,7 @@ import sys
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
 WORK = os.path.abspath(sys.argv[1])
+CASES = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
 USER = os.environ.get("SMTPD_USER", "tester")
 PASSWORD = os.environ.get("SMTPD_PASSWORD", "secret")
 MAIL = os.path.join(WORK, "mail")
@@ -105,6 +114,15 @@ class Handler:
         return "250 2.0.0 Message accepted for delivery"
 
 
+class LoggingSMTP(SMTP):
+    """Logs each AUTH command's arrival (not its data) before handling it."""
+
+    async def smtp_AUTH(self, arg):
+        with open(os.path.join(WORK, "auth.log"), "a") as f:
+            f.write(self.event_handler.listener + "\n")
+        return await super().smtp_AUTH(arg)
+
+
 def authenticator(server, session, envelope, mechanism, auth_data):
     ok = (isinstance(auth_data, LoginPassword)
           and auth_data.login == USER.encode() and auth_data.password == PASSWORD.encode())
@@ -123,21 +141,35 @@ async def main():
     common = dict(hostname="localhost", decode_data=False, authenticator=authenticator)
     servers = {
         "starttls": await loop.create_server(
-            lambda: SMTP(Handler("starttls"), tls_context=context, require_starttls=True,
+            lambda: LoggingSMTP(Handler("starttls"), tls_context=context, require_starttls=True,
                          auth_required=True, auth_require_tls=True, **common),
             host="127.0.0.1", port=0),
         # Implicit TLS: aiosmtpd only counts STARTTLS as TLS for auth_require_tls,
         # and this whole connection is TLS, so that check is off here.
         "smtps": await loop.create_server(
-            lambda: SMTP(Handler("smtps"), auth_required=True, auth_require_tls=False, **common),
+            lambda: LoggingSMTP(Handler("smtps"), auth_required=True, auth_require_tls=False, **common),
             host="127.0.0.1", port=0, ssl=context),
         "wronghost": await loop.create_server(
-            lambda: SMTP(Handler("wronghost"), auth_required=True, auth_require_tls=False, **common),
+            lambda: LoggingSMTP(Handler("wronghost"), auth_required=True, auth_require_tls=False, **common),
             host="127.0.0.1", port=0, ssl=wrong_context),
         "plain": await loop.create_server(
             lambda: SMTP(Handler("plain"), auth_required=False, auth_require_tls=True, **common),
             host="127.0.0.1", port=0),
     }
+    if CASES:
+        with open(os.path.join(CASES, "tls-cases")) as f:
+            cases = [line.split() for line in f if line.strip()]
+        for name, address in cases:
+            case_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            case_context.load_cert_chain(os.path.join(CASES, name + ".pem"), os.path.join(CASES, name + ".key"))
+            smtps, starttls = "case:%s:smtps" % name, "case:%s:starttls" % name
+            servers[smtps] = await loop.create_server(
+                lambda n=smtps: LoggingSMTP(Handler(n), auth_required=True, auth_require_tls=False, **common),
+                host=address, port=0, ssl=case_context)
+            servers[starttls] = await loop.create_server(
+                lambda n=starttls, c=case_context: LoggingSMTP(Handler(n), tls_context=c, require_starttls=True,
+                                                                 auth_required=True, auth_require_tls=True, **common),
+                host=address, port=0)
     ready = {name: s.sockets[0].getsockname()[1] for name, s in servers.items()}
     ready.update(ca=ca, other_ca=os.path.join(WORK, "other-ca.pem"), trusted_dir=trusted,
                  empty_dir=empty, mail=MAIL, server_cert=cert, server_key=key, pid=os.getpid())

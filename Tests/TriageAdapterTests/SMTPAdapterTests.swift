@@ -54,6 +54,7 @@ final class SMTPAdapterTests: XCTestCase {
         let error = SMTPSender.error(code: CURLE_LOGIN_DENIED, curlMessage: "Login denied", conversation: c,
                                      server: "h:465", user: "me", secret: "hunter2", sender: "a@x.test")
         XCTAssertEqual(error.step, .authentication)
+        XCTAssertEqual(error.exitStatus, .noPermission)
         XCTAssertFalse(error.message.contains("hunter2"), error.message)
         XCTAssertTrue(error.message.contains("as me"))
     }
@@ -63,8 +64,18 @@ final class SMTPAdapterTests: XCTestCase {
                                      curlMessage: "server certificate verification failed. CAfile: none CRLfile: none",
                                      conversation: SMTPConversation(), server: "h:465", user: nil, secret: nil, sender: "a@x")
         XCTAssertEqual(error.step, .tls)
-        XCTAssertTrue(error.message.hasPrefix("TLS with the SMTP server h:465 failed: server certificate verification failed. Its"),
+        XCTAssertTrue(error.message.hasPrefix("the TLS handshake with the SMTP server h:465 failed: server certificate verification failed. Check"),
                       error.message)
+    }
+
+    func testAPlainTextAnswerToTLSIsAProtocolMismatch() {
+        let error = SMTPSender.error(code: CURLE_SSL_CONNECT_ERROR,
+                                     curlMessage: "gnutls_handshake() failed: An unexpected TLS packet was received.",
+                                     conversation: SMTPConversation(), server: "h:587", user: nil, secret: nil, sender: "a@x",
+                                     implicitTLS: true)
+        XCTAssertEqual(error.step, .tlsMode)
+        XCTAssertEqual(error.exitStatus, .config)
+        XCTAssertTrue(error.message.contains("use smtp://h:587"), error.message)
     }
 
     func testCredentialsNeverPrintThePassword() {

@@ -109,10 +109,11 @@ final class DigestSMTPTests: XCTestCase {
         XCTAssertEqual(received(), mails)
     }
 
-    func testRefusedAuthenticationExits75AndRecordsNothing() throws {
+    func testRefusedAuthenticationExits77AndRecordsNothing() throws {
         try writeConfig(password: "wrong")
         try seed()
-        let err = try triage("run", expect: 75)
+        // 77 like IMAP: 75 would have cron retry a wrong password forever.
+        let err = try triage("run", expect: 77)
         XCTAssertTrue(err.contains("not sent (step: authentication)"), err)
         XCTAssertFalse(err.contains("wrong"), "the password must not be printed: \(err)")
         XCTAssertEqual(received(), [])

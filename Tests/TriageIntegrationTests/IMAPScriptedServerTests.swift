@@ -84,7 +84,22 @@ final class IMAPScriptedServerTests: XCTestCase {
             XCTAssertEqual(mailError?.exitStatus, .tempFail)
             XCTAssertTrue(mailError?.message.contains("CVE-2020-15953") ?? false, "\(error)")
         }
+        // The server goes on after STARTTLS and would log a LOGIN (see the control below).
+        XCTAssertTrue(server.commands.contains { $0.hasSuffix(" STARTTLS") }, "\(server.commands)")
         XCTAssertFalse(server.commands.contains { $0.contains("LOGIN") }, "\(server.commands)")
+    }
+
+    /// The control for the test above: the same server without the injected line
+    /// completes the handshake and sees the LOGIN, so "no LOGIN" there can fail.
+    func testTheSameSTARTTLSWithoutInjectionLogsIn() throws {
+        let server = try FakeIMAPServer(.starttls, dovecot: dovecot)
+        defer { server.stop() }
+        let connection = try IMAPConnection.connect(settings(server, scheme: .imap))
+        XCTAssertTrue(connection.isEncrypted)
+        connection.close()
+        let commands = server.commands
+        XCTAssertTrue(commands.contains("TLS established"), "\(commands)")
+        XCTAssertTrue(commands.contains { $0.hasSuffix(" LOGIN ***") }, "\(commands)")
     }
 
     func testAServerThatStopsAnsweringTimesOut() throws {

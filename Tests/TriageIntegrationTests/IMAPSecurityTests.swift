@@ -131,15 +131,45 @@ final class IMAPSecurityTests: XCTestCase {
     }
 
     func testNothingListeningExits75() throws {
-        var settings = server.settings(user: "me@example.test")
-        settings.url = MailServerURL(scheme: .imaps, host: "127.0.0.1", port: 1)
-        let error = expectFailure(settings, kind: .connect, status: .tempFail)
-        XCTAssertTrue(error?.message.hasPrefix("127.0.0.1:1: ") ?? false, error?.message ?? "")
+        for scheme in [MailServerURL.Scheme.imaps, .imap] {
+            var settings = server.settings(user: "me@example.test")
+            settings.url = MailServerURL(scheme: scheme, host: "127.0.0.1", port: 1)
+            let error = expectFailure(settings, kind: .connect, status: .tempFail)
+            XCTAssertTrue(error?.message.hasPrefix("127.0.0.1:1: nothing accepts connections on port 1 (Connection refused)") ?? false,
+                          error?.message ?? "")
+        }
     }
 
-    func testTLSOnAPlainPortFailsAsTLS() throws {
+    /// An unknown host and a closed port are different mistakes, told apart.
+    func testUnknownHostIsNotAClosedPort() throws {
+        for scheme in [MailServerURL.Scheme.imaps, .imap] {
+            var settings = server.settings(user: "me@example.test")
+            settings.url = MailServerURL(scheme: scheme, host: "no-such-host.invalid", port: 993)
+            let error = expectFailure(settings, kind: .connect, status: .tempFail)
+            XCTAssertTrue(error?.message.contains("cannot resolve the host name no-such-host.invalid") ?? false, error?.message ?? "")
+            XCTAssertFalse(error?.message.contains("port") ?? true, error?.message ?? "")
+        }
+    }
+
+    /// imaps:// on a STARTTLS port: a protocol mismatch, said so, with the fix.
+    func testTLSOnAPlainPortSaysToUseIMAP() throws {
         var settings = server.settings(user: "me@example.test")
         settings.url = MailServerURL(scheme: .imaps, host: "localhost", port: server.imapPort)
-        _ = expectFailure(settings, kind: .tls, status: .tempFail)
+        let error = expectFailure(settings, kind: .configuration, status: .config)
+        XCTAssertTrue(error?.message.contains("greets in plain text") ?? false, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("use imap://localhost:\(server.imapPort)") ?? false, error?.message ?? "")
+    }
+
+    /// imap:// on an implicit-TLS port: said so after a few seconds, not after the
+    /// 30-second connect timeout.
+    func testPlainIMAPOnATLSPortSaysToUseIMAPS() throws {
+        var settings = server.settings(user: "me@example.test")
+        settings.url = MailServerURL(scheme: .imap, host: "localhost", port: server.imapsPort)
+        settings.connectTimeout = 30
+        let started = Date()
+        let error = expectFailure(settings, kind: .configuration, status: .config)
+        XCTAssertLessThan(Date().timeIntervalSince(started), IMAPConnection.greetingGrace + 3)
+        XCTAssertTrue(error?.message.contains("expects TLS from the first byte") ?? false, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("use imaps://localhost:\(server.imapsPort)") ?? false, error?.message ?? "")
     }
 }

@@ -93,7 +93,7 @@ final class SMTPDeliveryTests: XCTestCase {
         let wrong = SMTPCredentials(user: SMTPTestServer.user, password: "wrong-Pa55word")
         let error = deliveryError { try sender(credentials: wrong).deliver(message) }
         XCTAssertEqual(error?.step, .authentication)
-        XCTAssertEqual(error?.exitStatus, .tempFail)
+        XCTAssertEqual(error?.exitStatus, .noPermission, "refused credentials are 77, like IMAP's")
         XCTAssertEqual(error?.server, "localhost:\(server.starttlsPort)")
         XCTAssertTrue(error?.message.contains("refused authentication as \(SMTPTestServer.user)") ?? false, error?.message ?? "")
         XCTAssertTrue(error?.message.contains("localhost:\(server.starttlsPort)") ?? false)
@@ -118,6 +118,18 @@ final class SMTPDeliveryTests: XCTestCase {
         let (message, _) = try composed()
         let error = deliveryError { try sender(.implicitTLS, port: server.wrongHostPort).deliver(message) }
         XCTAssertEqual(error?.step, .tls, error?.message ?? "")
+        XCTAssertEqual(server.received(containing: message.messageID), [])
+    }
+
+    /// smtps:// on the STARTTLS port: a protocol mismatch (78) with the fix, not a trust problem.
+    func testImplicitTLSOnASTARTTLSPortSaysToUseSMTP() throws {
+        let (message, _) = try composed()
+        let error = deliveryError { try sender(.implicitTLS, port: server.starttlsPort).deliver(message) }
+        XCTAssertEqual(error?.step, .tlsMode, error?.message ?? "")
+        XCTAssertEqual(error?.exitStatus, .config)
+        XCTAssertTrue(error?.message.contains("answered in plain text") ?? false, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("use smtp://localhost:\(server.starttlsPort)") ?? false, error?.message ?? "")
+        XCTAssertFalse(error?.message.contains("certificate") ?? true, error?.message ?? "")
         XCTAssertEqual(server.received(containing: message.messageID), [])
     }
 

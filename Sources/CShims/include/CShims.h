@@ -16,5 +16,16 @@ CURLcode triage_curl_getinfo_long(CURL *curl, CURLINFO info, long *value);
 /// SMTP step failed; it never records what the client sends during AUTH).
 CURLcode triage_curl_setopt_debug_callback(CURL *curl,
     int (*callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *userdata));
+CURLcode triage_curl_getinfo_string(CURL *curl, CURLINFO info, char **value);
+/// The gnutls_session_t of the handle's TLS connection (CURLINFO_TLS_SSL_PTR), or
+/// NULL before the TLS layer is set up or with another TLS backend.
+void *triage_curl_gnutls_session(CURL *curl);
+/// CURLOPT_PREREQFUNCTION: runs once connected, before the request (for SMTP: after
+/// AUTH, before MAIL FROM).
+CURLcode triage_curl_setopt_prereq_callback(CURL *curl,
+    int (*callback)(void *userdata, char *conn_primary_ip, char *conn_local_ip, int conn_primary_port, int conn_local_port));
+CURLcode triage_curl_setopt_opensocket_callback(CURL *curl,
+    curl_socket_t (*callback)(void *userdata, curlsocktype purpose, struct curl_sockaddr *address));
+CURLcode triage_curl_setopt_closesocket_callback(CURL *curl, int (*callback)(void *userdata, curl_socket_t socket));
 
 #endif

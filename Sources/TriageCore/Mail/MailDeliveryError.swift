@@ -1,5 +1,7 @@
 /// A message could not be delivered; says at which step, to which server, and
-/// what to do. Exits 75 (temporary failure) so cron retries on the next run.
+/// what to do. Exits 75 (temporary failure) so cron retries on the next run,
+/// except when retrying cannot help: refused credentials (77, like IMAP) and a URL
+/// whose TLS mode does not fit the port (78).
 ///
 /// Messages name the server and user, never the password.
 public struct MailDeliveryError: TriageError, Equatable, CustomStringConvertible {
@@ -13,7 +15,9 @@ public struct MailDeliveryError: TriageError, Equatable, CustomStringConvertible
         case tls
         /// The server offers no STARTTLS on `smtp://`.
         case startTLS
-        /// AUTH was refused.
+        /// `smtps://` on a port that speaks plain SMTP first (a STARTTLS port). Exit 78.
+        case tlsMode
+        /// AUTH was refused: the credentials are wrong. Exit 77.
         case authentication
         /// `MAIL FROM` was refused.
         case sender
@@ -43,8 +47,15 @@ public struct MailDeliveryError: TriageError, Equatable, CustomStringConvertible
         self.message = message
     }
 
-    /// Always 75: the next run retries.
-    public var exitStatus: ExitStatus { .tempFail }
+    /// 77 for refused credentials, 78 for a TLS mode that does not fit the port,
+    /// otherwise 75: the next run retries.
+    public var exitStatus: ExitStatus {
+        switch step {
+        case .authentication: return .noPermission
+        case .tlsMode: return .config
+        default: return .tempFail
+        }
+    }
 
     public var description: String { message }
 }

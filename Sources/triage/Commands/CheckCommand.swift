@@ -10,7 +10,8 @@ enum CheckCommand: Command {
 
     Reads the configuration and every *.rules file of its rules folder. Prints
     nothing and exits 0 when all is well; otherwise prints every problem to
-    standard error, each with its file, line and column, and exits 78.
+    standard error, each with its file, line and column, and exits 78 (66 when
+    the configuration file is missing or unreadable).
 
       --config FILE   the configuration (default: $XDG_CONFIG_HOME/triage/triage.conf)
 
@@ -26,7 +27,7 @@ enum CheckCommand: Command {
             configuration = try ConfigLoader.load(path: context.configPath(a.value("--config")))
         } catch let error as ConfigError {
             context.err(error.problems.map { $0.rendered + "\n" }.joined())
-            return .config
+            return error.exitStatus  // 66 when the file is missing or unreadable, as in every command
         }
         let loaded = RulesFolder.load(configuration)
         guard !loaded.diagnostics.isEmpty else { return .ok }

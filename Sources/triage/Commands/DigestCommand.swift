@@ -29,9 +29,10 @@ enum DigestCommand: Command {
       -v, --verbose      say what --send did
       --config FILE      the configuration (default ~/.config/triage/triage.conf)
 
-    Exit status: 0 success (also when nothing was due); 75 the message could not
-    be delivered (the step that failed is named; nothing is recorded, the next
-    run retries); 78 configuration error.
+    Exit status: 0 success (also when nothing was due); 66 no configuration
+    file; 75 the message could not be delivered (the step that failed is named;
+    nothing is recorded, the next run retries); 77 the SMTP server refused the
+    credentials; 78 configuration error, or smtps:// on a STARTTLS port.
 
     """
 

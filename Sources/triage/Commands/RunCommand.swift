@@ -32,11 +32,13 @@ enum RunCommand: Command {
                          (default 250; 5000 when the rules read only headers)
       --config FILE      the configuration (default ~/.config/triage/triage.conf)
 
-    Exit status: 0 success; 75 temporary failure (server unreachable, TLS,
-    another run holds the lock); 77 credentials refused; 78 configuration or
-    rule errors (nothing is applied), or a rule asks what the server cannot do:
-    a missing folder, a refused label, no keywords (the rest is applied). One
-    failing account does not stop the others; the status is the worst of them.
+    Exit status: 0 success; 66 no configuration file; 75 temporary failure
+    (server unreachable, TLS, another run holds the lock); 77 credentials
+    refused (IMAP or the digest's SMTP); 78 configuration or rule errors
+    (nothing is applied), a mailbox that does not exist, a URL whose TLS mode
+    does not fit the port, or a rule asks what the server cannot do: a missing
+    folder, a refused label, no keywords (the rest is applied). One failing
+    account does not stop the others; the status is the worst of them.
 
     """
 

@@ -81,7 +81,7 @@ final class DigestDispatcherTests: XCTestCase {
         delivery.failure = MailDeliveryError(step: .authentication, server: "smtp.example.test:465", message: "refused")
         XCTAssertThrowsError(try dispatcher().sendDue(now: F.instant(2026, 11, 30, 8), delivery: { self.delivery })) { error in
             XCTAssertEqual((error as? MailDeliveryError)?.step, .authentication)
-            XCTAssertEqual((error as? TriageError)?.exitStatus, .tempFail)
+            XCTAssertEqual((error as? TriageError)?.exitStatus, .noPermission)
         }
         XCTAssertFalse(store.isDigestSent(F.day(2026, 11, 30)))
         XCTAssertEqual(store.unreportedDigestEntries().records.map(\.id), [entry.id])

@@ -73,4 +73,32 @@ final class TLSRefusalTests: XCTestCase {
         XCTAssertFalse(fake.commands.contains { $0.contains("LOGIN") || $0.contains("AUTHENTICATE") }, "\(fake.commands)")
         XCTAssertTrue(fake.commands.contains { $0.hasSuffix("CAPABILITY") }, "the control: it did talk: \(fake.commands)")
     }
+
+    /// imaps:// on the STARTTLS port through `triage run`: exit 78 with the fix, and
+    /// nothing of GnuTLS's own ("GnuTLS error: An unexpected TLS packet was
+    /// received.", printed by libetpan through gnutls_perror) on standard error.
+    func testWrongPortIsAConfigurationErrorWithoutRawGnuTLSOutput() throws {
+        let dir = NSTemporaryDirectory() + "triage-wrongport-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
+        try "rule \"r\" when from:x.test then flag\n".write(toFile: dir + "/rules/r.rules", atomically: true, encoding: .utf8)
+        let user = try server.makeUser("wrongport")
+        try """
+        [triage]
+        rules = rules
+        store = store
+
+        [account wrongport]
+        url = imaps://localhost:\(server.imapPort)
+        user = \(user)
+        password = \(DovecotServer.password)
+        ca_file = \(server.caFile)
+        """.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
+        chmod(dir + "/triage.conf", 0o600)
+        let run = try TriageProcess.run(["run", "--config", dir + "/triage.conf"])
+        XCTAssertEqual(run.status, 78, run.err)
+        XCTAssertTrue(run.err.contains("localhost:\(server.imapPort): port \(server.imapPort) greets in plain text"), run.err)
+        XCTAssertFalse(run.err.contains("GnuTLS"), run.err)
+        XCTAssertEqual(run.err.split(separator: "\n").count, 1, run.err)
+    }
 }

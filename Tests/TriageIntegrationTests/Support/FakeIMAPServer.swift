@@ -10,6 +10,8 @@ final class FakeIMAPServer {
         case gmail, inject, silent, nostarttls, malformed, bye, flood, drip, escape
         case shortLiteral = "short-literal", longLiteral = "long-literal", hugeLiteral = "huge-literal"
         case deepNest = "deep-nest"
+        /// STARTTLS without injection: the control for `inject`.
+        case starttls
     }
 
     /// The port on 127.0.0.1.
