@@ -85,7 +85,7 @@ public struct MailboxRunner {
         } else if options.since != nil {
             lastUID = 0
         } else {
-            // First run (or renumbered, with no time of the last run): only mail that arrives from now on.
+            // First run: only mail that arrives from now on.
             let start = MailboxState(uidValidity: status.uidValidity, lastUID: status.uidNext > 0 ? status.uidNext - 1 : 0)
             report(.note(account: account, mailbox: mailbox,
                          "first run: remembering UID \(start.lastUID); only new mail will be processed (use --all or --since for older mail)"))
