@@ -455,7 +455,8 @@ public final class IMAPConnection: MailConnection {
         let originals = try fetch(uids, parts: [])
         let copied = try journaledCopies(of: originals, in: folder, attempts: attempts, returningTo: source)
         let rest = originals.filter { copied[$0.uid] == nil }
-        // An original the interrupted run marked \Deleted would pass the mark on to its new copy.
+        // A \Deleted mark (most likely the interrupted run's) would pass on to the new
+        // copy: the moved message arrives unmarked, never marked for removal.
         let marked = rest.filter { $0.flags.contains("\\Deleted") }.map(\.uid)
         if !marked.isEmpty { try store(FlagChange(.remove, flags: ["\\Deleted"]), uids: marked) }
         if !rest.isEmpty { try move(rest.map(\.uid), to: folder, recorder: recorder) }
