@@ -239,25 +239,6 @@ public struct MailboxRunner {
         return outcome
     }
 
-    /// How far INTERNALDATE (the server's clock) may lag behind the run's clock
-    /// before a message that arrived after the last run looks older than it: one hour.
-    public static let clockSlack: Int64 = 3_600
-
-    /// The warning for a renumbered mailbox, saying what happens instead of a walk
-    /// over everything.
-    private func renumbered(_ saved: MailboxState, now uidValidity: UInt32) -> String {
-        let head = "UIDVALIDITY changed (\(saved.uidValidity) -> \(uidValidity)): the server renumbered the mailbox; "
-        if let lastRun = saved.lastRun {
-            return head + "processing only mail that arrived after the last complete run (\(lastRun), less an hour for "
-                + "clock differences)\(options.since != nil ? " and since --since" : ""), not all of it again (use --all for that)"
-        }
-        if options.since != nil {
-            return head + "processing the mail since --since (use --all for all of it)"
-        }
-        return head + "the state does not say when the last run was, so like a first run only mail that arrives "
-            + "from now on will be processed (use --since or --all for the mail in between)"
-    }
-
     /// The message the rules see: parsed header (and text, when fetched), with
     /// what the server said about it. Attachment names come from the server's MIME
     /// structure when it sent one (complete even for long messages), so a rule's
@@ -287,4 +268,23 @@ public struct MailboxRunner {
 
     /// The digest section for actions that failed.
     public static let problemsSection = "Problems"
+
+    /// How far INTERNALDATE (the server's clock) may lag behind the run's clock
+    /// before a message that arrived after the last run looks older than it: one hour.
+    public static let clockSlack: Int64 = 3_600
+
+    /// The warning for a renumbered mailbox, saying what happens instead of a walk
+    /// over everything.
+    private func renumbered(_ saved: MailboxState, now uidValidity: UInt32) -> String {
+        let head = "UIDVALIDITY changed (\(saved.uidValidity) -> \(uidValidity)): the server renumbered the mailbox; "
+        if let lastRun = saved.lastRun {
+            return head + "processing only mail that arrived after the last complete run (\(lastRun), less an hour for "
+                + "clock differences)\(options.since != nil ? " and since --since" : ""), not all of it again (use --all for that)"
+        }
+        if options.since != nil {
+            return head + "processing the mail since --since (use --all for all of it)"
+        }
+        return head + "the state does not say when the last run was, so like a first run only mail that arrives "
+            + "from now on will be processed (use --since or --all for the mail in between)"
+    }
 }
