@@ -465,6 +465,16 @@ public final class IMAPConnection: MailConnection {
 
     @discardableResult
     public func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod {
+        try move(uids, to: folder, recorder: nil)
+    }
+
+    /// With MOVE one command. Without it (UIDPLUS needed): the target's UIDNEXT
+    /// (`STATUS`) goes to `recorder` before `UID COPY`, the COPYUID pairs right after
+    /// its answer, and only then `UID STORE +FLAGS (\Deleted)` and `UID EXPUNGE` of
+    /// exactly these UIDs: whatever step a run dies after, the journal proves what
+    /// was copied (see `CopyEvidence`).
+    @discardableResult
+    public func move(_ uids: [UInt32], to folder: String, recorder: MoveRecorder?) throws -> MoveMethod {
         guard !uids.isEmpty else { return hasMove ? .move : .copyAndExpunge }
         let session = try liveSession()
         try requireWritable("MOVE")
@@ -475,7 +485,7 @@ public final class IMAPConnection: MailConnection {
             let started = ContinuousClock.now
             let result = mailimap_uid_move(session, set, name)
             step("UID MOVE")
-            guard isSuccess(result) else { throw moveFailure(result, folder: folder, wire: name, started: started) }
+            guard isSuccess(result) else { throw moveFailure(result, "UID MOVE", folder: folder, wire: name, started: started) }
             return .move
         }
         guard hasUIDPlus else {
@@ -485,10 +495,24 @@ public final class IMAPConnection: MailConnection {
                             "the server has neither MOVE nor UIDPLUS, so triage cannot move messages safely; "
                             + "remove the move actions for this account")
         }
+        if let recorder {
+            let target = try targetStatus(folder, wire: name)
+            try recorder.willCopy(uids, to: folder, targetUIDValidity: target.uidValidity, targetUIDNext: target.uidNext)
+        }
         var started = ContinuousClock.now
-        var result = mailimap_uid_copy(session, set, name)
+        var copyValidity: UInt32 = 0
+        var sources: UnsafeMutablePointer<mailimap_set>?
+        var copies: UnsafeMutablePointer<mailimap_set>?
+        var result = mailimap_uidplus_uid_copy(session, set, name, &copyValidity, &sources, &copies)
+        defer {
+            if let sources { mailimap_set_free(sources) }
+            if let copies { mailimap_set_free(copies) }
+        }
         step("UID COPY")
-        guard isSuccess(result) else { throw moveFailure(result, folder: folder, wire: name, started: started) }
+        guard isSuccess(result) else { throw moveFailure(result, "UID COPY", folder: folder, wire: name, started: started) }
+        if let recorder, copyValidity != 0 {
+            try recorder.didCopy(Self.copyPairs(sources, copies, asked: uids), to: folder, targetUIDValidity: copyValidity)
+        }
         try store(FlagChange(.add, flags: ["\\Deleted"]), uids: uids)
         started = ContinuousClock.now
         result = mailimap_uid_expunge(session, set)
@@ -497,36 +521,31 @@ public final class IMAPConnection: MailConnection {
         return .copyAndExpunge
     }
 
-    /// Without MOVE: messages whose Message-ID is already in `folder` were copied by
-    /// the interrupted run, so they are only marked `\Deleted` and expunged here; the
-    /// others are moved as usual. Interleavings: a crash before COPY (not found: copied
-    /// now), after COPY or after STORE (found: not copied again), after EXPUNGE (gone
-    /// from here, so never fetched, never asked about).
+    /// Without MOVE: the originals whose copy the journal proves (`CopyEvidence`:
+    /// the COPYUID of the interrupted COPY, or a copy above the UIDNEXT recorded
+    /// before it that is the same message) are only marked `\Deleted` and expunged
+    /// here; the others are copied (again) and moved as usual. A Message-ID alone
+    /// proves nothing: another message with the same one may be in the folder.
     @discardableResult
-    public func resumeMove(_ uids: [UInt32], to folder: String, messageIDs: [UInt32: String]) throws -> MoveMethod {
-        guard !hasMove, hasUIDPlus, !uids.isEmpty, let source = selected else { return try move(uids, to: folder) }
+    public func resumeMove(_ uids: [UInt32], to folder: String, attempts: [CopyAttempt], recorder: MoveRecorder?) throws -> MoveMethod {
+        guard !hasMove, hasUIDPlus, !uids.isEmpty, let source = selected else { return try move(uids, to: folder, recorder: recorder) }
         try requireWritable("MOVE")
-        let asked = uids.compactMap { uid in messageIDs[uid].map { (uid, $0) } }
-        var copied: [UInt32] = []
-        if !asked.isEmpty {
-            do {
-                _ = try open(folder, readOnly: true)
-                for (uid, id) in asked where try holds(messageID: id) { copied.append(uid) }
-            } catch let error as MailError where error.kind == .missingFolder {
-                // A failed EXAMINE leaves no mailbox selected: come back before reporting it.
-                try reselect(source)
-                throw MailError(.missingFolder, server: serverName,
-                                "folder \(folder) does not exist, so the messages stay where they are; create the folder or fix the rule")
-            }
-            try reselect(source)
-        }
-        let rest = uids.filter { !copied.contains($0) }
-        if !rest.isEmpty { try move(rest, to: folder) }
+        // The originals as they are now (an expunged one is simply absent).
+        let originals = try fetch(uids, parts: [])
+        let copied = try journaledCopies(of: originals, in: folder, attempts: attempts, returningTo: source)
+        let rest = originals.filter { copied[$0.uid] == nil }
+        // A \Deleted mark (most likely the interrupted run's) would pass on to the new
+        // copy: the moved message arrives unmarked, never marked for removal.
+        let marked = rest.filter { $0.flags.contains("\\Deleted") }.map(\.uid)
+        if !marked.isEmpty { try store(FlagChange(.remove, flags: ["\\Deleted"]), uids: marked) }
+        if !rest.isEmpty { try move(rest.map(\.uid), to: folder, recorder: recorder) }
         if !copied.isEmpty {
-            tracer?.note("UID \(UIDRanges.sequenceSet(copied)) already in \(folder) (an interrupted move): expunging only")
-            try store(FlagChange(.add, flags: ["\\Deleted"]), uids: copied)
+            let done = copied.keys.sorted()
+            tracer?.note("UID \(UIDRanges.sequenceSet(done)) already in \(folder) (an interrupted move; copies "
+                         + "\(UIDRanges.sequenceSet(done.compactMap { copied[$0] })) proven by the journal): expunging only")
+            try store(FlagChange(.add, flags: ["\\Deleted"]), uids: done)
             let session = try liveSession()
-            let set = IMAPSet.make(copied)
+            let set = IMAPSet.make(done)
             defer { mailimap_set_free(set) }
             let started = ContinuousClock.now
             let result = mailimap_uid_expunge(session, set)
@@ -534,6 +553,32 @@ public final class IMAPConnection: MailConnection {
             guard isSuccess(result) else { throw commandFailure(result, "UID EXPUNGE", started: started) }
         }
         return .copyAndExpunge
+    }
+
+    /// Original UID -> its copy in `folder`, for the originals whose copy the
+    /// journal's `attempts` prove; `source` is opened again afterwards.
+    private func journaledCopies(of originals: [FetchedMessage], in folder: String, attempts: [CopyAttempt],
+                                 returningTo source: (name: String, uidValidity: UInt32)) throws -> [UInt32: UInt32] {
+        let present = Set(originals.map(\.uid))
+        // Without a journaled COPY of them (an older journal, or killed before the COPY) nothing can be proven.
+        let begun = attempts.filter { $0.folder == folder && !present.isDisjoint(with: $0.uids) }
+        guard !begun.isEmpty else { return [:] }
+        var copied: [UInt32: UInt32] = [:]
+        do {
+            let target = try open(folder, readOnly: true)
+            let evidence = CopyEvidence(uids: originals.map(\.uid), folder: folder, attempts: begun,
+                                        targetUIDValidity: target.uidValidity)
+            if !evidence.isEmpty {
+                copied = evidence.copies(of: originals, in: try copyCandidates(evidence, originals: originals))
+            }
+        } catch let error as MailError where error.kind == .missingFolder {
+            // A failed EXAMINE leaves no mailbox selected: come back before reporting it.
+            try reselect(source)
+            throw MailError(.missingFolder, server: serverName,
+                            "folder \(folder) does not exist, so the messages stay where they are; create the folder or fix the rule")
+        }
+        try reselect(source)
+        return copied
     }
 
     /// Opens `mailbox` read-write again, refusing if the server renumbered it meanwhile.
@@ -545,18 +590,91 @@ public final class IMAPConnection: MailConnection {
         }
     }
 
-    /// Whether the open mailbox holds a message with this Message-ID (`UID SEARCH HEADER`).
-    private func holds(messageID: String) throws -> Bool {
+    /// `STATUS folder (UIDVALIDITY UIDNEXT)`: where the copies of a COPY will land.
+    /// A UIDNEXT the server leaves out is 0 (no mark: only COPYUID can prove then).
+    private func targetStatus(_ folder: String, wire: String) throws -> (uidValidity: UInt32, uidNext: UInt32) {
         let session = try liveSession()
-        let key = mailimap_search_key_new_header(strdup("Message-ID"), strdup("<\(messageID)>"))
-        defer { mailimap_search_key_free(key) }
+        guard let attributes = mailimap_status_att_list_new_empty() else { throw MailError(.protocol, server: serverName, "out of memory") }
+        defer { mailimap_status_att_list_free(attributes) }
+        mailimap_status_att_list_add(attributes, Int32(MAILIMAP_STATUS_ATT_UIDVALIDITY))
+        mailimap_status_att_list_add(attributes, Int32(MAILIMAP_STATUS_ATT_UIDNEXT))
+        var data: UnsafeMutablePointer<mailimap_mailbox_data_status>?
+        let started = ContinuousClock.now
+        let result = mailimap_status(session, wire, attributes, &data)
+        step("STATUS")
+        guard isSuccess(result) else { throw moveFailure(result, "STATUS", folder: folder, wire: wire, started: started) }
+        defer { if let data { mailimap_mailbox_data_status_free(data) } }
+        var uidValidity: UInt32 = 0, uidNext: UInt32 = 0
+        for info in CList.elements(data?.pointee.st_info_list, as: mailimap_status_info.self) {
+            switch Int(info.pointee.st_att) {
+            case MAILIMAP_STATUS_ATT_UIDVALIDITY: uidValidity = info.pointee.st_value
+            case MAILIMAP_STATUS_ATT_UIDNEXT: uidNext = info.pointee.st_value
+            default: break
+            }
+        }
+        // Without the folder's UIDVALIDITY a UIDNEXT means nothing later.
+        return (uidValidity, uidValidity == 0 ? 0 : uidNext)
+    }
+
+    /// The COPYUID answer as pairs; none unless it names exactly as many sources as
+    /// copies, every source one of `asked` (anything else proves nothing).
+    static func copyPairs(_ sources: UnsafeMutablePointer<mailimap_set>?, _ copies: UnsafeMutablePointer<mailimap_set>?,
+                          asked: [UInt32]) -> [CopyAttempt.Copy] {
+        let limit = asked.count
+        guard let from = uidList(sources, limit: limit), let to = uidList(copies, limit: limit),
+              from.count == to.count, Set(from).isSubset(of: Set(asked)) else { return [] }
+        return zip(from, to).map { CopyAttempt.Copy(uid: $0, copy: $1) }
+    }
+
+    /// The UIDs of a set in the server's order (a range ascending), or nil when it
+    /// holds more than `limit`, a `*`, or nothing.
+    private static func uidList(_ set: UnsafeMutablePointer<mailimap_set>?, limit: Int) -> [UInt32]? {
+        guard let set else { return nil }
+        var uids: [UInt32] = []
+        for item in CList.elements(set.pointee.set_list, as: mailimap_set_item.self) {
+            let first = item.pointee.set_first, last = item.pointee.set_last
+            guard first != 0, last != 0 else { return nil }
+            let low = min(first, last), high = max(first, last)
+            guard Int(high - low) < limit - uids.count else { return nil }
+            uids += Array(low...high)
+        }
+        return uids.isEmpty ? nil : uids
+    }
+
+    /// The open (target) mailbox's messages the evidence asks about: the COPYUID
+    /// copies (whether they exist) and everything from the UIDNEXT mark on (size and
+    /// INTERNALDATE first; the header only of those that could be a copy).
+    private func copyCandidates(_ evidence: CopyEvidence, originals: [FetchedMessage]) throws -> [FetchedMessage] {
+        let session = try liveSession()
+        let set = IMAPSet.make(evidence.provenCopies)
+        defer { mailimap_set_free(set) }
+        if let floor = evidence.searchFloor { mailimap_set_add_interval(set, floor, 0) }
+        let type = mailimap_fetch_type_new_fetch_att_list_empty()
+        defer { mailimap_fetch_type_free(type) }
+        mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_uid())
+        mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_rfc822_size())
+        mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_internaldate())
         var list: UnsafeMutablePointer<clist>?
         let started = ContinuousClock.now
-        let result = mailimap_uid_search(session, nil, key, &list)
-        step("UID SEARCH")
-        guard isSuccess(result) else { throw commandFailure(result, "UID SEARCH HEADER Message-ID", started: started) }
-        defer { mailimap_search_result_free(list) }
-        return (list?.pointee.count ?? 0) > 0
+        let result = mailimap_uid_fetch(session, set, type, &list)
+        step("UID FETCH")
+        guard isSuccess(result) else { throw commandFailure(result, "UID FETCH", started: started) }
+        defer { mailimap_fetch_list_free(list) }
+        let found = FetchResponseReader.messages(list, gmail: false)
+        // Only a message with an original's size and arrival time can be its copy.
+        struct Shape: Hashable { var size: Int, arrived: Int64 }
+        let shapes = Set(originals.compactMap { original in original.internalDate.map { Shape(size: original.size, arrived: $0) } })
+        let proven = Set(evidence.provenCopies)
+        let alike = found.filter { candidate in
+            guard !proven.contains(candidate.uid), let arrived = candidate.internalDate else { return false }
+            return shapes.contains(Shape(size: candidate.size, arrived: arrived))
+        }
+        // UID n:* also answers the highest UID when it is below n: the evidence checks.
+        let headers = try fetch(alike.map(\.uid), parts: [])
+        var byUID: [UInt32: FetchedMessage] = [:]
+        for message in found { byUID[message.uid] = message }
+        for message in headers { byUID[message.uid] = message }
+        return byUID.keys.sorted().compactMap { byUID[$0] }
     }
 
     public func close() {
@@ -639,8 +757,8 @@ public final class IMAPConnection: MailConnection {
         return list.map { $0.pointee.count > 0 } ?? false
     }
 
-    private func moveFailure(_ result: Int32, folder: String, wire: String, started: ContinuousClock.Instant) -> MailError {
-        let failure = commandFailure(result, hasMove ? "UID MOVE" : "UID COPY", started: started)
+    private func moveFailure(_ result: Int32, _ command: String, folder: String, wire: String, started: ContinuousClock.Instant) -> MailError {
+        let failure = commandFailure(result, command, started: started)
         guard failure.kind == .protocol else { return failure }
         let tryCreate = session?.pointee.imap_response_info?.pointee.rsp_trycreate ?? 0 != 0
         if tryCreate || (try? folderExists(wire)) == false {

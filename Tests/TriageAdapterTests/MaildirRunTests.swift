@@ -155,6 +155,92 @@ final class MaildirRunTests: XCTestCase {
         XCTAssertEqual(records("queue"), 1)
     }
 
+    /// Sets a delivered message's arrival time (INTERNALDATE: the file's mtime).
+    private func arrived(_ n: Int, _ date: Date) throws {
+        for sub in ["new", "cur"] {
+            for name in files(sub) where name.hasPrefix("\(1_700_000_000 + n).") {
+                try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: maildir + "/" + sub + "/" + name)
+            }
+        }
+    }
+
+    private func warnings(_ events: [RunEvent]) -> [String] {
+        events.compactMap { if case .warning(_, _, let text) = $0 { return text } else { return nil } }
+    }
+
+    /// Renumbered (a lost uidlist): not a walk over all the mail again. Only mail that
+    /// arrived after the last complete run (less an hour of clock slack) is new.
+    func testRenumberedMailboxProcessesOnlyMailThatArrivedAfterTheLastRun() throws {
+        try deliver(1, subject: "old receipt")
+        try deliver(2, subject: "old dev list post", list: "dev.lists.example")
+        try arrived(1, now.addingTimeInterval(-3 * 86_400))
+        try arrived(2, now.addingTimeInterval(-2 * 3_600))
+        _ = try run(all: false)  // first run: remembers the end
+        _ = try run(all: false)  // nothing new: records when the mailbox was last seen whole
+        let state = try XCTUnwrap(MailboxState.load(store: storePath, account: "demo", mailbox: "INBOX"))
+        XCTAssertEqual(state.lastRun?.secondsSince1970, Int64(now.timeIntervalSince1970))
+
+        try FileManager.default.removeItem(atPath: maildir + "/triage-uidlist")
+        try deliver(3, subject: "new receipt")
+        try arrived(3, now.addingTimeInterval(600))
+        try deliver(4, subject: "a receipt from just before the run, by a clock 30 minutes slow")
+        try arrived(4, now.addingTimeInterval(-1_800))
+        let (outcome, events) = try run()
+        XCTAssertEqual(warnings(events).count, 1)
+        XCTAssertTrue(warnings(events)[0].contains("only mail that arrived after the last complete run"), "\(warnings(events))")
+        XCTAssertEqual(outcome.processed, 2, "3 and 4, not the old 1 and 2")
+        XCTAssertEqual(files(".Receipts/cur").count, 2)
+        XCTAssertEqual(files(".Lists.dev/cur").count, 0, "old mail is not moved")
+        XCTAssertEqual(records("queue"), 2)
+        let after = try XCTUnwrap(MailboxState.load(store: storePath, account: "demo", mailbox: "INBOX"))
+        XCTAssertNil(after.arrivedAfter, "the walk finished")
+        XCTAssertEqual(try run().0.processed, 0, "then incremental as ever")
+
+        let (all, _) = try run(all: true)
+        XCTAssertEqual(all.processed, 2, "--all walks everything (what is left here)")
+        XCTAssertEqual(files(".Lists.dev/cur").count, 1)
+    }
+
+    /// A walk after a renumbering cut short (a crash after its first batch) goes on
+    /// with the same cutoff: the rerun does not take the old mail for new.
+    func testAnInterruptedRenumberedWalkKeepsItsCutoff() throws {
+        for n in 1...4 { try deliver(n, subject: "old receipt \(n)") }
+        for n in 1...4 { try arrived(n, now.addingTimeInterval(-3 * 86_400)) }
+        _ = try run(all: false)
+        _ = try run(all: false)
+        try FileManager.default.removeItem(atPath: maildir + "/triage-uidlist")
+        try deliver(5, subject: "new receipt")
+        try arrived(5, now.addingTimeInterval(600))
+        // The walk's first batch (UIDs 1 and 2, batch size 2) ends with this state:
+        let status = try MaildirConnection(root: maildir).open("INBOX", readOnly: false)
+        let saved = try XCTUnwrap(MailboxState.load(store: storePath, account: "demo", mailbox: "INBOX"))
+        let cutoff = Timestamp(secondsSince1970: Int64(now.timeIntervalSince1970) - MailboxRunner.clockSlack, utcOffsetSeconds: 0)
+        try MailboxState(uidValidity: status.uidValidity, lastUID: 2, lastRun: saved.lastRun, arrivedAfter: cutoff)
+            .save(store: storePath, account: "demo", mailbox: "INBOX")
+        let (outcome, events) = try run()
+        XCTAssertEqual(warnings(events), [], "the same UIDVALIDITY now")
+        XCTAssertEqual(outcome.processed, 1, "only the new receipt")
+        XCTAssertEqual(records("queue"), 1)
+        XCTAssertNil(try MailboxState.load(store: storePath, account: "demo", mailbox: "INBOX")?.arrivedAfter)
+    }
+
+    /// A state from before `last_run` was recorded: like a first run, remember the end.
+    func testRenumberedMailboxWithAnOldStateIsLikeAFirstRun() throws {
+        try deliver(1, subject: "old receipt")
+        _ = try run(all: false)
+        let file = MailboxState.path(store: storePath, account: "demo", mailbox: "INBOX")
+        let before = try XCTUnwrap(MailboxState.load(store: storePath, account: "demo", mailbox: "INBOX"))
+        try #"{"last_uid":\#(before.lastUID),"uidvalidity":\#(before.uidValidity)}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: maildir + "/triage-uidlist")
+        try deliver(2, subject: "receipt between the runs")
+        let (outcome, events) = try run()
+        XCTAssertEqual(outcome.processed, 0)
+        XCTAssertTrue(warnings(events).first?.contains("like a first run only mail that arrives from now on") == true, "\(warnings(events))")
+        XCTAssertEqual(records("queue"), 0)
+        try deliver(3, subject: "new receipt")
+        XCTAssertEqual(try run().0.processed, 1, "mail after the renumbering is processed")
+    }
+
     /// A batch larger than the fetch chunk: the messages are fetched a few at a
     /// time (texts for records in smaller chunks still), but each batch sends one
     /// STORE per change and one MOVE per folder, and ends in the same state as

@@ -231,6 +231,71 @@ final class RunIntegrationTests: XCTestCase {
         XCTAssertEqual(store.unreportedDigestEntries().records.count + store.openQueueEntries().records.count, records)
     }
 
+    /// Gives INBOX a new UIDVALIDITY, as a server that renumbers it would.
+    private func renumber(_ uidValidity: Int) throws {
+        let doveadm = Process()
+        doveadm.executableURL = URL(fileURLWithPath: "/usr/bin/doveadm")
+        doveadm.arguments = ["-c", server.directory + "/dovecot.conf", "mailbox", "update", "-u", user,
+                             "--uid-validity", String(uidValidity), "INBOX"]
+        try doveadm.run()
+        doveadm.waitUntilExit()
+        XCTAssertEqual(doveadm.terminationStatus, 0, "doveadm mailbox update")
+    }
+
+    /// A renumbered INBOX is not walked again (issue 11): only mail that arrived
+    /// after the last complete run is processed, the old mail is left alone, and
+    /// only `--all` walks everything.
+    func testUIDValidityChangeProcessesOnlyMailThatArrivedAfterTheLastRun() throws {
+        let old = Date().addingTimeInterval(-3 * 86_400)
+        try server.seed(user: user, message("oldlist", from: "dev@lists.example", to: "dev@dev.lists.example",
+                                            subject: "Old release", list: "dev.lists.example"), date: old)
+        try server.seed(user: user, message("oldcc", from: "Ann <ann@example.test>", to: "team@example.test",
+                                            cc: "me@example.test", subject: "Old notes"), date: old)
+        XCTAssertEqual(try triage("run").status, 0)  // first run: remembers where INBOX ends
+        XCTAssertEqual(try triage("run").status, 0)  // nothing new: records the time of the run
+        XCTAssertNotNil(try MailboxState.load(store: dir + "/store", account: "test", mailbox: "INBOX")?.lastRun)
+
+        try renumber(4343)
+        try server.seed(user: user, message("newlist", from: "dev@lists.example", to: "dev@dev.lists.example",
+                                            subject: "New release", list: "dev.lists.example"))
+        let run = try triage("run")
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertTrue(run.err.contains("UIDVALIDITY changed") && run.err.contains("4343")
+                      && run.err.contains("only mail that arrived after the last complete run"), run.err)
+        var state = try serverState()
+        XCTAssertEqual(state["newlist"]?.mailbox, "Lists/dev", "new mail is processed")
+        XCTAssertEqual(state["oldlist"]?.mailbox, "INBOX", "old mail is not moved again")
+        XCTAssertEqual(state["oldcc"]?.labels, [], "nor labelled")
+        let again = try triage("run")
+        XCTAssertEqual(again.err, "", "said once; then incremental as ever")
+
+        XCTAssertEqual(try triage("run", "--all").status, 0)
+        state = try serverState()
+        XCTAssertEqual(state["oldlist"]?.mailbox, "Lists/dev", "--all walks everything")
+        XCTAssertEqual(state["oldcc"]?.labels, ["no push"])
+    }
+
+    /// A state written before the time of the last run was recorded: like a first
+    /// run, remember where the renumbered INBOX ends, and say so.
+    func testUIDValidityChangeWithAnOldStateIsLikeAFirstRun() throws {
+        try server.seed(user: user, message("oldlist", from: "dev@lists.example", to: "dev@dev.lists.example",
+                                            subject: "Old release", list: "dev.lists.example"))
+        XCTAssertEqual(try triage("run").status, 0)
+        let file = MailboxState.path(store: dir + "/store", account: "test", mailbox: "INBOX")
+        let saved = try XCTUnwrap(MailboxState.load(store: dir + "/store", account: "test", mailbox: "INBOX"))
+        try #"{"last_uid":\#(saved.lastUID),"uidvalidity":\#(saved.uidValidity)}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        try renumber(4444)
+        let run = try triage("run")
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertTrue(run.err.contains("like a first run only mail that arrives from now on"), run.err)
+        XCTAssertEqual(try serverState()["oldlist"]?.mailbox, "INBOX")
+        try server.seed(user: user, message("newlist", from: "dev@lists.example", to: "dev@dev.lists.example",
+                                            subject: "New release", list: "dev.lists.example"))
+        XCTAssertEqual(try triage("run").status, 0)
+        XCTAssertEqual(try serverState()["newlist"]?.mailbox, "Lists/dev")
+        XCTAssertEqual(try serverState()["oldlist"]?.mailbox, "INBOX")
+    }
+
     // Killed at every step and rerun: Reliability/CrashSweepTests (every IMAP command,
     // store file, webhook and the digest, with and without MOVE).
 

@@ -36,23 +36,34 @@ public protocol MailConnection: AnyObject {
     @discardableResult
     func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod
 
-    /// Finishes a move that an earlier, interrupted run may have started (see
-    /// `MoveJournal`): like `move`, but a connection that moves in several steps
-    /// first looks in `folder` for each message's Message-ID (`messageIDs`) and only
-    /// removes from here those already copied. Messages without a Message-ID are
-    /// moved as usual.
+    /// Like `move(_:to:)`, telling `recorder` what a move in several steps has
+    /// done before it goes on (see `MoveRecorder`), so a rerun can resume it.
     @discardableResult
-    func resumeMove(_ uids: [UInt32], to folder: String, messageIDs: [UInt32: String]) throws -> MoveMethod
+    func move(_ uids: [UInt32], to folder: String, recorder: MoveRecorder?) throws -> MoveMethod
+
+    /// Finishes a move that an earlier, interrupted run may have begun: like
+    /// `move(_:to:recorder:)`, but a connection that moves in several steps first
+    /// looks in `folder` for the copies the journal's `attempts` prove
+    /// (`CopyEvidence`) and only removes from here the originals whose copy is
+    /// proven; the others are copied (again) and moved as usual.
+    @discardableResult
+    func resumeMove(_ uids: [UInt32], to folder: String, attempts: [CopyAttempt], recorder: MoveRecorder?) throws -> MoveMethod
 
     /// Ends the session politely (IMAP `LOGOUT`); never throws, safe to call twice.
     func close()
 }
 
 extension MailConnection {
-    /// Connections whose moves are atomic (IMAP MOVE, a Maildir rename) simply move.
+    /// Connections whose moves are atomic (a Maildir rename) have nothing to record.
     @discardableResult
-    public func resumeMove(_ uids: [UInt32], to folder: String, messageIDs: [UInt32: String]) throws -> MoveMethod {
+    public func move(_ uids: [UInt32], to folder: String, recorder: MoveRecorder?) throws -> MoveMethod {
         try move(uids, to: folder)
+    }
+
+    /// Connections whose moves are atomic simply move: nothing was half done.
+    @discardableResult
+    public func resumeMove(_ uids: [UInt32], to folder: String, attempts: [CopyAttempt], recorder: MoveRecorder?) throws -> MoveMethod {
+        try move(uids, to: folder, recorder: recorder)
     }
 
     /// Fetches everything: for connections where leaving parts out saves nothing.

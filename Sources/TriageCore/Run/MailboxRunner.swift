@@ -66,15 +66,22 @@ public struct MailboxRunner {
         let status = try connection.open(mailbox, readOnly: options.dryRun)
         let saved = try MailboxState.load(store: store.root, account: account, mailbox: mailbox)
 
+        let stamp = Timestamp(now, timeZone: store.timeZone)
+        // Set when only mail that arrived after a time is new (a renumbered mailbox).
+        var arrivedAfter: Timestamp?
+        if !options.all, let saved, saved.uidValidity != status.uidValidity {
+            report(.warning(account: account, mailbox: mailbox, renumbered(saved, now: status.uidValidity)))
+        }
         var lastUID: UInt32
         if options.all {
             lastUID = 0
         } else if let saved, saved.uidValidity == status.uidValidity {
             lastUID = saved.lastUID
-        } else if let saved {
-            report(.warning(account: account, mailbox: mailbox,
-                            "UIDVALIDITY changed (\(saved.uidValidity) -> \(status.uidValidity)): the server renumbered the mailbox; reprocessing it, without duplicating any record"))
+            arrivedAfter = saved.arrivedAfter
+        } else if let lastRun = saved?.lastRun {
+            // Renumbered: the UIDs say nothing any more, the arrival times still do.
             lastUID = 0
+            arrivedAfter = Timestamp(secondsSince1970: lastRun.secondsSince1970 - Self.clockSlack, utcOffsetSeconds: lastRun.utcOffsetSeconds)
         } else if options.since != nil {
             lastUID = 0
         } else {
@@ -111,6 +118,8 @@ public struct MailboxRunner {
                 checkpoint("fetch")
                 for item in fetched {
                     if let sinceStart, let arrived = item.internalDate, arrived < sinceStart, !options.all { continue }
+                    // Not known to have arrived after the cutoff: left alone, like old mail on a first run.
+                    if let arrivedAfter, (item.internalDate ?? .min) < arrivedAfter.secondsSince1970 { continue }
                     let message = makeMessage(item)
                     let actions = classify(message)
                     outcome.processed += 1
@@ -185,6 +194,7 @@ public struct MailboxRunner {
                                        key: "could not \(what): refused", created: created)
                 }
             }
+            var writer: MoveJournalWriter?
             if !plan.moves.isEmpty, let last = batchUIDs.last {
                 var next = MoveJournal(uidValidity: status.uidValidity)
                 for (folder, moveUIDs) in plan.moves { next.moves[folder, default: []] += moveUIDs }
@@ -193,19 +203,19 @@ public struct MailboxRunner {
                     let later = started.filter { $0 > last }
                     if !later.isEmpty { next.moves[folder, default: []] += later }
                 }
+                // And its proofs, until the mailbox is done: a second crash must not lose them.
+                next.attempts = journal?.attempts ?? []
                 try next.save(store: store.root, account: account, mailbox: mailbox)
                 checkpoint("journal")
+                writer = MoveJournalWriter(next, store: store.root, account: account, mailbox: mailbox, checkpoint: checkpoint)
             }
             for (folder, moveUIDs) in plan.moves {
                 do {
-                    let resumed = journal?.started(moveUIDs, to: folder) ?? []
-                    if !resumed.isEmpty {
-                        var ids: [UInt32: String] = [:]
-                        for uid in resumed { ids[uid] = messages[uid]?.messageID }
-                        try connection.resumeMove(resumed, to: folder, messageIDs: ids)
+                    if let journal, !journal.started(moveUIDs, to: folder).isEmpty {
+                        try connection.resumeMove(moveUIDs, to: folder, attempts: journal.attempts(to: folder), recorder: writer)
+                    } else {
+                        try connection.move(moveUIDs, to: folder, recorder: writer)
                     }
-                    let fresh = moveUIDs.filter { !resumed.contains($0) }
-                    if !fresh.isEmpty { try connection.move(fresh, to: folder) }
                     checkpoint("move")
                 } catch let error as MailError where error.kind == .missingFolder {
                     outcome.failedActions.append(error.message)
@@ -216,7 +226,10 @@ public struct MailboxRunner {
             }
             // 3. State, only now that the batch is done.
             if let last = batchUIDs.last {
-                try MailboxState(uidValidity: status.uidValidity, lastUID: last)
+                // The whole mailbox seen: mail that arrived before this run started is done.
+                let finished = index == uids.count
+                try MailboxState(uidValidity: status.uidValidity, lastUID: last, lastRun: finished ? stamp : saved?.lastRun,
+                                 arrivedAfter: finished ? nil : arrivedAfter)
                     .save(store: store.root, account: account, mailbox: mailbox)
                 checkpoint("state")
             }
@@ -234,10 +247,19 @@ public struct MailboxRunner {
             // Every batch is done: nothing is left to resume.
             try? MoveJournal.remove(store: store.root, account: account, mailbox: mailbox)
         }
-        if !options.dryRun, uids.isEmpty, saved?.uidValidity != status.uidValidity || options.all {
-            // Record the (new) UIDVALIDITY even when there was nothing to do.
-            try MailboxState(uidValidity: status.uidValidity, lastUID: max(lastUID, saved?.lastUID ?? 0))
-                .save(store: store.root, account: account, mailbox: mailbox)
+        if !options.dryRun, uids.isEmpty {
+            let sameNumbers = saved?.uidValidity == status.uidValidity
+            if !sameNumbers || options.all || saved?.arrivedAfter != nil {
+                // Record the (new) UIDVALIDITY even when there was nothing to do; a UID of
+                // the old numbering means nothing in the new one.
+                try MailboxState(uidValidity: status.uidValidity, lastUID: max(lastUID, sameNumbers ? saved?.lastUID ?? 0 : 0),
+                                 lastRun: stamp)
+                    .save(store: store.root, account: account, mailbox: mailbox)
+            } else if let saved, (saved.lastRun?.secondsSince1970 ?? .min) < stamp.secondsSince1970 - 86_400 {
+                // Nothing new: keep the time of the last complete run fresh, at most one write a day.
+                try MailboxState(uidValidity: saved.uidValidity, lastUID: saved.lastUID, lastRun: stamp)
+                    .save(store: store.root, account: account, mailbox: mailbox)
+            }
         }
         report(.mailboxDone(account: account, mailbox: mailbox, processed: outcome.processed, records: outcome.recordsCreated))
         return outcome
@@ -318,4 +340,23 @@ public struct MailboxRunner {
 
     /// The digest section for actions that failed.
     public static let problemsSection = "Problems"
+
+    /// How far INTERNALDATE (the server's clock) may lag behind the run's clock
+    /// before a message that arrived after the last run looks older than it: one hour.
+    public static let clockSlack: Int64 = 3_600
+
+    /// The warning for a renumbered mailbox, saying what happens instead of a walk
+    /// over everything.
+    private func renumbered(_ saved: MailboxState, now uidValidity: UInt32) -> String {
+        let head = "UIDVALIDITY changed (\(saved.uidValidity) -> \(uidValidity)): the server renumbered the mailbox; "
+        if let lastRun = saved.lastRun {
+            return head + "processing only mail that arrived after the last complete run (\(lastRun), less an hour for "
+                + "clock differences)\(options.since != nil ? " and since --since" : ""), not all of it again (use --all for that)"
+        }
+        if options.since != nil {
+            return head + "processing the mail since --since (use --all for all of it)"
+        }
+        return head + "the state does not say when the last run was, so like a first run only mail that arrives "
+            + "from now on will be processed (use --since or --all for the mail in between)"
+    }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// How far `triage run` got in one mailbox of one account, like mbsync's state:
-/// the UIDVALIDITY the UIDs belong to and the last UID fully processed.
+/// the UIDVALIDITY the UIDs belong to, the last UID fully processed, and when the
+/// last complete run started.
 ///
 /// Saved only after a batch's store records and server actions are done, by
 /// writing a temporary file and renaming it, so a crash leaves the old state and
@@ -11,16 +12,28 @@ public struct MailboxState: Codable, Equatable, Sendable {
     public var uidValidity: UInt32
     /// Every message with a UID up to this one has been processed.
     public var lastUID: UInt32
+    /// When a run started that then went through the whole mailbox (to the end it
+    /// found): every message that arrived before this time was processed, or
+    /// deliberately left alone. After a UIDVALIDITY change, mail that arrived after
+    /// it is the new mail. nil in states written before it was recorded (`last_run`).
+    public var lastRun: Timestamp?
+    /// Set while a walk after a UIDVALIDITY change is unfinished: messages that
+    /// arrived before this time are left alone, also by a rerun after a crash.
+    public var arrivedAfter: Timestamp?
 
     enum CodingKeys: String, CodingKey {
         case uidValidity = "uidvalidity"
         case lastUID = "last_uid"
+        case lastRun = "last_run"
+        case arrivedAfter = "arrived_after"
     }
 
     /// Creates a state.
-    public init(uidValidity: UInt32, lastUID: UInt32) {
+    public init(uidValidity: UInt32, lastUID: UInt32, lastRun: Timestamp? = nil, arrivedAfter: Timestamp? = nil) {
         self.uidValidity = uidValidity
         self.lastUID = lastUID
+        self.lastRun = lastRun
+        self.arrivedAfter = arrivedAfter
     }
 
     /// The state file of a mailbox: `<store>/state/<account>/<mailbox>.json`, names escaped.

@@ -1,37 +1,60 @@
 import Foundation
 
 /// The moves a batch is about to make, written before the first of them, like a
-/// line of mbsync's journal.
+/// line of mbsync's journal, and what the moves proved along the way.
 ///
 /// A server without MOVE moves in three commands (COPY, STORE `\Deleted`,
-/// EXPUNGE). A crash after the COPY leaves the message in both folders, and the
-/// rerun, which finds it still here, would copy it a second time. With the
-/// journal the rerun knows which UIDs it may already have copied and asks the
-/// connection to check the target folder first (`MailConnection.resumeMove`).
+/// EXPUNGE). A run killed (or cut off) between them leaves the message in both
+/// folders, or only here with `\Deleted`. Each COPY is therefore journaled as a
+/// `CopyAttempt`: the target's UIDNEXT before it is sent, its COPYUID right after
+/// its answer, both before any original is marked `\Deleted`. The rerun resumes
+/// from that proof (`CopyEvidence`, `MailConnection.resumeMove`) and copies again
+/// whatever the journal cannot prove was copied.
+///
 /// The file (`state/ACCOUNT/MAILBOX+moves.json`) is removed when the mailbox's
 /// run ends; a stale one is harmless, since a UID that was moved is gone.
+/// Format: `uidvalidity`, `moves` (folder -> UIDs, as ever) and `attempts`
+/// (added later; a journal without it proves nothing, so its moves are simply
+/// made again: at worst a duplicate, never a loss).
 public struct MoveJournal: Codable, Equatable, Sendable {
     /// The UIDVALIDITY the UIDs belong to.
     public var uidValidity: UInt32
     /// Target folder -> UIDs being moved there.
     public var moves: [String: [UInt32]]
+    /// Every COPY begun, in order, with what it proved.
+    public var attempts: [CopyAttempt]
 
     enum CodingKeys: String, CodingKey {
         case uidValidity = "uidvalidity"
-        case moves
+        case moves, attempts
     }
 
     /// Creates a journal.
-    public init(uidValidity: UInt32, moves: [String: [UInt32]] = [:]) {
+    public init(uidValidity: UInt32, moves: [String: [UInt32]] = [:], attempts: [CopyAttempt] = []) {
         self.uidValidity = uidValidity
         self.moves = moves
+        self.attempts = attempts
     }
 
-    /// The UIDs of `uids` that an earlier run may have started moving to `folder`.
+    /// Reads a journal of any version (one without `attempts` proves nothing).
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        uidValidity = try container.decode(UInt32.self, forKey: .uidValidity)
+        moves = try container.decodeIfPresent([String: [UInt32]].self, forKey: .moves) ?? [:]
+        attempts = try container.decodeIfPresent([CopyAttempt].self, forKey: .attempts) ?? []
+    }
+
+    /// The UIDs of `uids` that an earlier run may have started moving to `folder`
+    /// (listed in `moves`, or in a journaled COPY): the ones to resume rather than
+    /// simply move.
     public func started(_ uids: [UInt32], to folder: String) -> [UInt32] {
-        guard let listed = moves[folder] else { return [] }
-        let set = Set(listed)
-        return uids.filter(set.contains)
+        let begun = Set((moves[folder] ?? []) + attempts.filter { $0.folder == folder }.flatMap(\.uids))
+        return uids.filter(begun.contains)
+    }
+
+    /// The COPYs begun towards `folder`.
+    public func attempts(to folder: String) -> [CopyAttempt] {
+        attempts.filter { $0.folder == folder }
     }
 
     /// The journal file of a mailbox. `+` never occurs in an escaped mailbox name,

@@ -20,10 +20,13 @@ enum RunCommand: Command {
     records how far it got. Silent on success.
 
     The first run of a mailbox only remembers where the mailbox ends: mail that
-    arrives from then on is processed. To apply the rules to older mail:
+    arrives from then on is processed. When the server renumbers a mailbox
+    (UIDVALIDITY), only mail that arrived after the last run is processed. To
+    apply the rules to older mail:
 
       --all              walk the whole mailbox (safe to repeat: nothing doubles)
-      --since DAY        on a first run, take mail that arrived on or after DAY
+      --since DAY        on a first run or after a renumbering, take mail that
+                         arrived on or after DAY
       -n, --dry-run      connect read-only (EXAMINE) and print what would happen;
                          nothing changes on the server, in the store or the state
       -v, --verbose      per-account counts and per-message decisions

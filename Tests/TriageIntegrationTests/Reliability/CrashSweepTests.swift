@@ -8,7 +8,9 @@ import XCTest
 ///
 /// The size is `TRIAGE_SWEEP_MESSAGES` messages in batches of `TRIAGE_SWEEP_BATCH`
 /// (default 14 in batches of 7 for the test suite: every action kind twice, two batches; Tests/long/crash-sweep.sh runs
-/// the full sweep over 300).
+/// the full sweep over 300), plus `RunSandbox.seedLookalikes`: messages that share a
+/// Message-ID (one a decoy already in the target folder) or have none, two of them
+/// identical, which only a journal that proves its copies moves right.
 final class CrashSweepTests: XCTestCase {
     private static func setting(_ name: String, _ fallback: Int) -> Int {
         ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
@@ -36,6 +38,8 @@ final class CrashSweepTests: XCTestCase {
         let first = try box.triage(["run"])
         XCTAssertEqual(first.status, 0, "the first run remembers where INBOX ends: \(first.err)")
         try box.seed(messages)
+        // Messages a Message-ID cannot tell apart: a resumed move must prove its copies.
+        try box.seedLookalikes()
         try box.saveStart()
 
         // The reference: one uninterrupted run.
@@ -102,16 +106,25 @@ final class CrashSweepTests: XCTestCase {
             XCTAssertNotNil(kinds[kind], "no kill at a \(kind) step: \(kinds)")
         }
         XCTAssertNotNil(kinds[host == "127.0.0.4" ? "UID COPY" : "UID MOVE"], "\(kinds)")
-        if host == "127.0.0.4" { XCTAssertNotNil(kinds["UID EXPUNGE"], "\(kinds)") }
+        if host == "127.0.0.4" {
+            for kind in ["UID EXPUNGE", "STATUS", "journal copy", "journal copied"] { XCTAssertNotNil(kinds[kind], "\(kinds)") }
+        }
     }
 
     /// The uninterrupted run did what the rules say (so convergence means something).
     private func checkReference(_ reference: [String], hooks: [String], digest: [String]) {
         let kinds = (0..<messages).map { $0 % 7 }
         func count(_ prefix: String) -> Int { reference.filter { $0.hasPrefix(prefix) }.count }
-        XCTAssertEqual(count("Lists/dev "), kinds.filter { $0 == 3 }.count, "lists moved")
-        XCTAssertEqual(count("Archive "), kinds.filter { $0 == 5 }.count, "newsletters archived")
+        let extra = RunSandbox.lookalikes
+        XCTAssertEqual(count("Lists/dev "), kinds.filter { $0 == 3 }.count + extra.listsDev, "lists moved")
+        XCTAssertEqual(count("Archive "), kinds.filter { $0 == 5 }.count + extra.archive, "newsletters archived")
         XCTAssertEqual(count("INBOX "), kinds.filter { $0 != 3 && $0 != 5 }.count, "the rest stays")
+        // The decoy stays, the post reusing its Message-ID and both identical posts arrive.
+        for line in ["Lists/dev m3@example.test \"Decoy m3\"", "Lists/dev m3@example.test \"Release m3\"",
+                     "Lists/dev m3@example.test \"Release d3\"", "Archive ? \"Weekly noid5\""] {
+            XCTAssertEqual(count(line), 1, line)
+        }
+        XCTAssertEqual(count("Lists/dev ? \"Release twin\""), 2)
         XCTAssertEqual(count("store queue/open/"), kinds.filter { $0 == 1 }.count, "receipts queued")
         XCTAssertEqual(count("store reminders/open/"), kinds.filter { $0 == 2 }.count, "boss reminders")
         XCTAssertEqual(count("store webhooks/delivered/"), kinds.filter { $0 == 1 }.count, "webhooks delivered")

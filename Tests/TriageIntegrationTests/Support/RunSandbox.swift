@@ -124,7 +124,8 @@ final class RunSandbox {
     // MARK: - Mail
 
     /// A message; `kind` picks which rule it meets (see `corpus`).
-    static func message(_ id: String, kind: Int) -> (text: String, flags: String) {
+    /// `messageID` replaces `<ID@example.test>`; `withoutMessageID` leaves the header out.
+    static func message(_ id: String, kind: Int, messageID: String? = nil, withoutMessageID: Bool = false) -> (text: String, flags: String) {
         var from = "Friend <friend@example.test>", to = "me@example.test", cc: String?, subject = "Lunch \(id)?"
         var list: String?, flags = ""
         switch kind % 7 {
@@ -139,8 +140,9 @@ final class RunSandbox {
         var text = "From: \(from)\nTo: \(to)\n"
         if let cc { text += "Cc: \(cc)\n" }
         if let list { text += "List-Id: Dev list <\(list)>\n" }
-        text += "Subject: \(subject)\nDate: Mon, 30 Nov 2026 08:00:00 +0000\nMessage-ID: <\(id)@example.test>\n"
-            + "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\nHello \(id).\n"
+        text += "Subject: \(subject)\nDate: Mon, 30 Nov 2026 08:00:00 +0000\n"
+        if !withoutMessageID { text += "Message-ID: <\(messageID ?? "\(id)@example.test")>\n" }
+        text += "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\nHello \(id).\n"
         return (text, flags)
     }
 
@@ -150,6 +152,25 @@ final class RunSandbox {
             let (text, flags) = Self.message("\(prefix)\(i)", kind: i)
             try server.seed(user: user, text, flags: flags)
         }
+    }
+
+    /// What `seedLookalikes` adds to each mailbox (for the reference checks).
+    static let lookalikes = (listsDev: 4, archive: 1)
+
+    /// Messages a Message-ID cannot tell apart, for moves without MOVE: already in
+    /// Lists/dev a decoy with m3's Message-ID (another subject and text); into INBOX
+    /// a list post reusing m3's Message-ID, two byte-identical list posts without
+    /// one (same arrival time too), and a newsletter without one. Needs `seed` to
+    /// have seeded m3. They arrived a day before the others, so they come first.
+    func seedLookalikes() throws {
+        let arrived = Date(timeIntervalSince1970: 1_796_025_600)  // 2026-11-30 08:00 UTC
+        try server.seed(user: user, mailbox: "Lists/dev",
+                        "From: Someone <someone@example.test>\nTo: dev@dev.lists.example\nSubject: Decoy m3\n"
+                        + "Date: Mon, 30 Nov 2026 08:00:00 +0000\nMessage-ID: <m3@example.test>\n\nNot the real m3.\n",
+                        date: arrived)
+        try server.seed(user: user, Self.message("d3", kind: 3, messageID: "m3@example.test").text, date: arrived)
+        for _ in 0..<2 { try server.seed(user: user, Self.message("twin", kind: 3, withoutMessageID: true).text, date: arrived) }
+        try server.seed(user: user, Self.message("noid5", kind: 5, withoutMessageID: true).text, date: arrived)
     }
 
     // MARK: - Saving and restoring the starting point
@@ -187,7 +208,7 @@ final class RunSandbox {
     // MARK: - Snapshots
 
     /// Everything a run changes, comparable between runs of different users:
-    /// every message by mailbox and Message-ID with its flags and keywords (a
+    /// every message by mailbox, Message-ID and subject with its flags and keywords (a
     /// doubled message appears twice, a lost one not at all), every store record
     /// with its times masked, and the outbox's file names.
     func snapshot() throws -> [String] {
@@ -199,9 +220,11 @@ final class RunSandbox {
             for item in try connection.fetch(try connection.uids(above: 0)) {
                 let header = String(decoding: item.header, as: UTF8.self)
                 let id = header.range(of: "Message-ID: <").map { String(header[$0.upperBound...].prefix { $0 != ">" }) } ?? "?"
+                // The subject tells apart messages that share a Message-ID (or have none).
+                let subject = header.range(of: "Subject: ").map { String(header[$0.upperBound...].prefix { !$0.isNewline }) } ?? "?"
                 // \Recent belongs to whichever session saw the message first.
                 let flags = item.flags.subtracting(["\\Recent"]).sorted().joined(separator: " ")
-                lines.append("\(mailbox) \(id) flags(\(flags)) labels(\(item.labels.sorted().joined(separator: ",")))")
+                lines.append("\(mailbox) \(id) \"\(subject)\" flags(\(flags)) labels(\(item.labels.sorted().joined(separator: ",")))")
             }
         }
         lines += storeLines()
