@@ -80,7 +80,7 @@ final class ResourceTests: XCTestCase {
         try Spawn.run(["/bin/cp", "-a", box.store + ".saved/.", box.store])
         let filler = box.store + "/filler"
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: filler) ?? {
-            FileManager.default.createFile(atPath: filler, contents: nil)
+            _ = FileManager.default.createFile(atPath: filler, contents: nil)
             return FileHandle(forWritingAtPath: filler)
         }())
         let block = [UInt8](repeating: 0, count: 4096)
