@@ -71,6 +71,9 @@ public struct AccountSection: Sendable {
     /// `timeout = SECONDS`: how long to wait for the connection, the TLS handshake and
     /// each read of an answer; nil for the defaults (30 s to connect, 60 s per answer).
     public var timeout: Int?
+    /// `command_timeout = SECONDS`: how long `password_command` / `oauth2_token_command`
+    /// may run; nil for the default (30 s).
+    public var commandTimeout: Int?
     /// The line of the section header, for messages.
     public var line: Int = 0
 
@@ -101,6 +104,8 @@ public struct DigestSection: Sendable {
     public var caFile: String?
     /// Whether to send a digest with nothing in it.
     public var sendEmpty: Bool = false
+    /// `command_timeout = SECONDS`: how long `password_command` may run; nil for the default (30 s).
+    public var commandTimeout: Int?
 
     /// Creates the section.
     public init(to: String, from: String, smtp: String) {
