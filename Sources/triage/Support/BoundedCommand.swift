@@ -6,7 +6,8 @@ import Glibc
 
 /// Runs a shell command with bounded time and output: `/bin/sh -c COMMAND` in
 /// a process group of its own, standard input from `/dev/null`, standard output
-/// captured up to a limit, standard error kept only for its first few bytes.
+/// captured up to a limit, standard error kept only for its first few bytes, and
+/// no other descriptor of triage's.
 ///
 /// The command's process group is what gets killed (SIGKILL), so anything the
 /// command started goes too: when the time is up, when the output is too long,
@@ -45,6 +46,7 @@ struct BoundedCommand {
         }
         defer { close(outPipe[0]); close(errPipe[0]) }
 
+        Self.closeOnExec()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -151,6 +153,18 @@ struct BoundedCommand {
         guard pipe(&fds) == 0 else { return false }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         return true
+    }
+
+    /// Marks every descriptor above standard error close-on-exec, so the command gets
+    /// only its three: a descriptor triage inherited (a pipe cron reads to its end, the
+    /// socket a parent watches for triage's exit) must not be held by what the command
+    /// leaves behind.
+    private static func closeOnExec() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for fd in names.compactMap({ Int32($0) }) where fd > 2 {
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 && flags & FD_CLOEXEC == 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+        }
     }
 
     private static func monotonic() -> Double {
