@@ -88,7 +88,13 @@ public enum ConfigLoader {
                 case "timezone":
                     if TimeZone(identifier: e.value) == nil { problem(e.line, "unknown time zone '\(e.value)'; use an IANA name such as Europe/Berlin") }
                     triage.timezone = e.value
-                default: problem(e.line, "unknown key '\(e.key)' in [triage]; known: me, rules, store, timezone")
+                case "webhook_budget", "webhook_timeout":
+                    if let seconds = Int(e.value), (1...3600).contains(seconds) {
+                        if e.key == "webhook_budget" { triage.webhookBudget = seconds } else { triage.webhookTimeout = seconds }
+                    } else {
+                        problem(e.line, "\(e.key) must be a whole number of seconds from 1 to 3600, not '\(e.value)'")
+                    }
+                default: problem(e.line, "unknown key '\(e.key)' in [triage]; known: me, rules, store, timezone, webhook_budget, webhook_timeout")
                 }
             case "account" where words.count == 2:
                 guard let index = accounts.lastIndex(where: { $0.name == words[1].trimmingWhitespace }) else { continue }

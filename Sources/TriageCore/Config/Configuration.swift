@@ -38,6 +38,10 @@ public struct TriageSection: Sendable {
     public var timezone: String?
     /// The line of the `rules =` key, or 0 when the default folder is used (for messages).
     public var rulesLine: Int = 0
+    /// `webhook_budget = SECONDS`: how long a run's webhook POSTs may take together; nil for the default (60 s).
+    public var webhookBudget: Int?
+    /// `webhook_timeout = SECONDS`: how long one webhook POST may take; nil for the default (20 s).
+    public var webhookTimeout: Int?
 
     /// Creates the section.
     public init(me: [String] = [], rules: String, store: String? = nil, timezone: String? = nil) {

@@ -122,7 +122,9 @@ enum RunCommand: Command {
         }
         if !options.dryRun {
             // After the mail actions, so a slow or failing endpoint never holds them up.
-            for failure in try WebhookDispatcher.deliverPending(store: store, context: context, checkpoint: crashHook) {
+            // Bounded by webhook_budget, so they cannot hold up the digest either.
+            for failure in try WebhookDispatcher.deliverPending(store: store, policy: WebhookDispatcher.policy(setup.config),
+                                                                context: context, checkpoint: crashHook) {
                 context.err("triage: \(failure)\n")
             }
         }
