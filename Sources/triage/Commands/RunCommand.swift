@@ -33,9 +33,11 @@ enum RunCommand: Command {
       --config FILE      the configuration (default ~/.config/triage/triage.conf)
 
     Exit status: 0 success; 75 temporary failure (server unreachable, TLS,
-    another run holds the lock); 77 credentials refused; 78 configuration or
-    rule errors (nothing is applied). One failing account does not stop the
-    others; the status is the worst of them.
+    another run holds the lock, a password_command that did not finish within
+    its command_timeout); 77 credentials refused; 78 configuration or rule
+    errors (nothing is applied). One failing account does not stop the others;
+    the status is the worst of them. Pending webhooks are POSTed after the mail,
+    within webhook_budget seconds (docs/run.md); they never change the status.
 
     """
 
