@@ -176,8 +176,10 @@ final class WebhookBudgetTests: XCTestCase {
         try writeConfig(urls: ["http://127.0.0.1:\(server.httpPort)/status/500/\(mark)"], timeout: 5, budget: 60, digest: true)
         let preview = try triage("digest", "--preview", "--text")
         XCTAssertEqual(preview.status, 0, preview.err)
-        let problem = "webhook to http://127.0.0.1:\(server.httpPort) given up after 10 failed attempts"
-        XCTAssertEqual(preview.out.components(separatedBy: problem).count - 1, 1, preview.out)
+        let problem = "webhook of rule 'hook 0' to http://127.0.0.1:\(server.httpPort) given up after 10 failed attempts"
+        // The text part wraps long lines.
+        let flat = preview.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertEqual(flat.components(separatedBy: problem).count - 1, 1, preview.out)
         XCTAssertTrue(preview.out.contains("Problems"), preview.out)
         XCTAssertTrue(preview.out.contains("ping 0 \(mark)"), "names the message: \(preview.out)")
         XCTAssertFalse(preview.out.contains("/status/500/\(mark)"), "never the URL's path")

@@ -91,7 +91,7 @@ public struct WebhookRound: Sendable {
     /// The digest entry (section `Problems`) that reports a webhook given up: its id
     /// derives from the webhook's, so writing it twice (a crash in between) makes one.
     public static func problemEntry(for delivery: WebhookDelivery, host: String, created: Timestamp) -> DigestEntry {
-        let problem = "webhook to \(host) given up after \(delivery.attempts) failed attempts"
+        let problem = "webhook of rule '\(delivery.rule)' to \(host) given up after \(delivery.attempts) failed attempts"
             + (delivery.lastError.map { " (last: \($0))" } ?? "")
         let section = MailboxRunner.problemsSection
         let id = RecordID.forMessage(account: delivery.message.account ?? "", messageKey: "webhook:" + delivery.id,

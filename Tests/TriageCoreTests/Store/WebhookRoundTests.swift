@@ -98,7 +98,7 @@ final class WebhookRoundTests: XCTestCase {
         let created = Timestamp(now, timeZone: zone)
         let entry = WebhookRound.problemEntry(for: d, host: "https://hooks.example:443", created: created)
         XCTAssertEqual(entry.section, MailboxRunner.problemsSection)
-        XCTAssertTrue(entry.message.snippet.hasPrefix("webhook to https://hooks.example:443 given up after 10 failed attempts"),
+        XCTAssertTrue(entry.message.snippet.hasPrefix("webhook of rule 'ping' to https://hooks.example:443 given up after 10 failed attempts"),
                       entry.message.snippet)
         XCTAssertFalse(entry.message.snippet.contains("secret"), "the URL's path is never shown")
         XCTAssertEqual(entry.message.subject, "Message 7")
