@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# A throw-away Courier-IMAP 5.0 on loopback for the integration tests, run from the
+# Debian packages' files unpacked into a private cache (unpacked.sh): no system
+# service, and nothing on the host changes. Courier's programs have /usr, /etc/courier
+# and /run/courier compiled in and look up a `courier` system user, so they run in
+# their own mount namespace (unshare -m) where /usr is the unpacked files over the
+# host's (a read-only overlay), /etc an overlay whose changes land in DIR, and /run a
+# tmpfs. The namespace ends with its last process.
+#
+#   courier.sh start DIR   make DIR (test CA and certificate, configuration, users,
+#                          Maildirs), start authdaemond and the listeners, write DIR/ports
+#   courier.sh stop DIR    stop what start started
+#
+# Listeners on 127.0.0.1 (ports in DIR/ports): imap=N (STARTTLS) and imaps=N (implicit
+# TLS), the certificate for localhost / 127.0.0.1 from the test CA DIR/ssl/ca.pem.
+# Users user1..user200, password test-password (userdb DIR/etc-upper/courier/userdb),
+# mail in DIR/home/USER/Maildir owned by uid/gid 65534.
+set -euo pipefail
+
+usage() { echo "usage: $0 start|stop DIR" >&2; exit 64; }
+[ $# -ge 2 ] || usage
+cmd=$1
+dir=$2
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=test-ca.sh
+. "$here/test-ca.sh"
+mail_uid=65534
+mail_gid=65534
+
+# Runs inside the new mount namespace: mounts, then starts the daemons in the background.
+inner() { # ROOT IMAP IMAPS
+  local root=$1 imap=$2 imaps=$3
+  mount --make-rprivate /
+  mount -t overlay overlay -o "lowerdir=$root/usr:/usr" /usr
+  mount -t overlay overlay -o "lowerdir=/etc,upperdir=$dir/etc-upper,workdir=$dir/etc-work" /etc
+  mount -t tmpfs tmpfs /run
+  mkdir -p /run/courier/authdaemon
+  grep -q '^courier:' /etc/passwd || echo 'courier:x:65533:65533:courier:/nonexistent:/usr/sbin/nologin' >>/etc/passwd
+  grep -q '^courier:' /etc/group || echo 'courier:x:65533:' >>/etc/group
+  /usr/sbin/makeuserdb
+  /usr/lib/courier/courier-authlib/authdaemond </dev/null >>"$dir/courier.log" 2>&1 &
+  echo $! >"$dir/authdaemond.pid"
+  local i
+  for i in $(seq 1 100); do [ -S /run/courier/authdaemon/socket ] && break; sleep 0.05; done
+  # The packaged settings, with what the test changes, exported to the listeners.
+  (
+    set -a +u
+    . /etc/courier/imapd
+    . /etc/courier/imapd-ssl
+    TLS_CERTFILE=$dir/ssl/server-combined.pem
+    TLS_CACHEFILE=""
+    TLS_DHPARAMS=""
+    exec /usr/sbin/couriertcpd -address=127.0.0.1 -maxprocs=40 -maxperip=40 -nodnslookup -noidentlookup \
+      "$imap" /usr/lib/courier/courier/imaplogin /usr/bin/imapd Maildir
+  ) </dev/null >>"$dir/courier.log" 2>&1 &
+  echo $! >"$dir/imap.pid"
+  (
+    set -a +u
+    . /etc/courier/imapd
+    . /etc/courier/imapd-ssl
+    TLS_CERTFILE=$dir/ssl/server-combined.pem
+    TLS_CACHEFILE=""
+    TLS_DHPARAMS=""
+    IMAP_TLS=1
+    exec /usr/sbin/couriertcpd -address=127.0.0.1 -maxprocs=40 -maxperip=40 -nodnslookup -noidentlookup \
+      "$imaps" /usr/bin/couriertls -server -tcpd /usr/lib/courier/courier/imaplogin /usr/bin/imapd Maildir
+  ) </dev/null >>"$dir/courier.log" 2>&1 &
+  echo $! >"$dir/imaps.pid"
+}
+
+start() {
+  if [ -f "$dir/imap.pid" ] && kill -0 "$(cat "$dir/imap.pid")" 2>/dev/null; then
+    echo "courier.sh: already running in $dir" >&2; exit 0
+  fi
+  local root
+  root=$("$here/unpacked.sh" courier)
+  mkdir -p "$dir/home" "$dir/etc-upper/courier" "$dir/etc-work"
+  dir=$(cd "$dir" && pwd)
+  make_test_certs "$dir"
+  if [ ! -f "$dir/etc-upper/courier/userdb" ]; then
+    cp -a "$root/etc/courier/." "$dir/etc-upper/courier/"
+    sed -i 's/^authmodulelist=.*/authmodulelist="authuserdb"/' "$dir/etc-upper/courier/authdaemonrc"
+    local hash n home
+    hash=$(openssl passwd -6 test-password)
+    for n in $(seq 1 200); do
+      home="$dir/home/user$n"
+      mkdir -p "$home/Maildir/cur" "$home/Maildir/new" "$home/Maildir/tmp"
+      printf 'user%s\tuid=%s|gid=%s|home=%s|mail=%s/Maildir|systempw=%s\n' \
+        "$n" "$mail_uid" "$mail_gid" "$home" "$home" "$hash" >>"$dir/etc-upper/courier/userdb"
+    done
+    chmod 600 "$dir/etc-upper/courier/userdb"
+    chown -R "$mail_uid:$mail_gid" "$dir/home"
+    chmod -R go-rwx "$dir/home"
+  fi
+  local attempt imap imaps i
+  for attempt in 1 2 3 4 5; do
+    imap=$(pick_port); imaps=$(pick_port)
+    [ "$imap" != "$imaps" ] || continue
+    unshare -m /bin/bash "$here/courier.sh" inner "$dir" "$root" "$imap" "$imaps" </dev/null >>"$dir/courier.log" 2>&1 || true
+    for i in $(seq 1 100); do
+      if ! port_free "$imap" && ! port_free "$imaps"; then
+        printf 'imap=%s\nimaps=%s\n' "$imap" "$imaps" >"$dir/ports"
+        return 0
+      fi
+      sleep 0.05
+    done
+    stop
+  done
+  echo "courier.sh: Courier did not start; see $dir/courier.log" >&2
+  tail -5 "$dir/courier.log" >&2 || true
+  exit 75
+}
+
+stop() {
+  local name pid i
+  for name in imap imaps authdaemond; do
+    [ -f "$dir/$name.pid" ] || continue
+    pid=$(cat "$dir/$name.pid")
+    kill -TERM "$pid" 2>/dev/null || true
+    for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+    kill -KILL "$pid" 2>/dev/null || true
+    rm -f "$dir/$name.pid"
+  done
+}
+
+case "$cmd" in
+  start) start ;;
+  stop) stop ;;
+  inner) shift 2; inner "$@" ;;
+  *) usage ;;
+esac
