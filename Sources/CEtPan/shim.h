@@ -10,6 +10,7 @@
 #include <libetpan/mailimap_socket.h>
 #include <libetpan/mailimap_extension.h>
 #include <libetpan/idle.h>
+#include <libetpan/namespace.h>
 #include <libetpan/uidplus.h>
 #include <libetpan/condstore.h>
 #include <libetpan/xgmlabels.h>

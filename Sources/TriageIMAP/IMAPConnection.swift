@@ -27,6 +27,8 @@ public final class IMAPConnection: MailConnection {
     private var selectedReadOnly = false
     /// The mailbox open now and its UIDVALIDITY, to come back to after a look elsewhere.
     private var selected: (name: String, uidValidity: UInt32)?
+    /// The personal namespace, asked for the first time a folder other than INBOX is named.
+    private var namespace: FolderNamespace?
     /// Set when the stream failed (timeout, reset): nothing more is sent.
     private var streamBroken = false
 
@@ -301,7 +303,7 @@ public final class IMAPConnection: MailConnection {
 
     public func open(_ mailbox: String, readOnly: Bool) throws -> MailboxStatus {
         let session = try liveSession()
-        let name = ModifiedUTF7.encode(mailbox)
+        let name = ModifiedUTF7.encode(try serverFolder(mailbox))
         var modSeq: UInt64 = 0
         let condstore = capabilities.contains("CONDSTORE")
         let started = ContinuousClock.now
@@ -326,11 +328,16 @@ public final class IMAPConnection: MailConnection {
         }
         selectedReadOnly = readOnly || Int(info.sel_perm) == MAILIMAP_MAILBOX_READONLY
         selected = (mailbox, info.sel_uidvalidity)
-        var status = MailboxStatus(name: mailbox, uidValidity: info.sel_uidvalidity, uidNext: info.sel_uidnext,
+        // EXAMINE answers PERMANENTFLAGS () for any server; Gmail labels are no keywords.
+        // (Read before any other command: the list belongs to the session's selection.)
+        let keywords = !selectedReadOnly && !isGmail ? allowedKeywords(info.sel_perm_flags) : nil
+        // Courier's SELECT has no UIDNEXT: without it a first run would remember UID 0
+        // and the next run take the whole mailbox for new mail. STATUS says it.
+        let uidNext = info.sel_uidnext > 0 ? info.sel_uidnext : try statusUIDNext(name)
+        var status = MailboxStatus(name: mailbox, uidValidity: info.sel_uidvalidity, uidNext: uidNext,
                                    exists: info.sel_exists, highestModSeq: condstore && modSeq > 0 ? modSeq : nil,
                                    readOnly: selectedReadOnly)
-        // EXAMINE answers PERMANENTFLAGS () for any server; Gmail labels are no keywords.
-        if !selectedReadOnly, !isGmail { status.allowedKeywords = allowedKeywords(info.sel_perm_flags) }
+        status.allowedKeywords = keywords
         return status
     }
 
@@ -478,7 +485,7 @@ public final class IMAPConnection: MailConnection {
         guard !uids.isEmpty else { return hasMove ? .move : .copyAndExpunge }
         let session = try liveSession()
         try requireWritable("MOVE")
-        let name = ModifiedUTF7.encode(folder)
+        let name = ModifiedUTF7.encode(try serverFolder(folder))
         let set = IMAPSet.make(uids)
         defer { mailimap_set_free(set) }
         if hasMove {
@@ -743,6 +750,65 @@ public final class IMAPConnection: MailConnection {
             }
             return mailimap_flag_new_flag_extension(strdup(String(flag.dropFirst())))
         }
+    }
+
+    /// The server's name of a folder written as in rules (`Lists/dev` is `INBOX.Lists.dev`
+    /// on Courier), by the server's personal NAMESPACE (RFC 2342), asked for once.
+    public func serverFolder(_ ruleName: String) throws -> String {
+        if ruleName.uppercased() == "INBOX" { return "INBOX" }
+        return try folderNamespace().serverName(ruleName)
+    }
+
+    /// The personal namespace: NAMESPACE's first personal entry; without the extension
+    /// the separator `LIST "" ""` reports and no prefix.
+    public func folderNamespace() throws -> FolderNamespace {
+        if let namespace { return namespace }
+        let session = try liveSession()
+        var found = FolderNamespace.plain
+        let started = ContinuousClock.now
+        if capabilities.contains("NAMESPACE") {
+            var data: UnsafeMutablePointer<mailimap_namespace_data>?
+            let result = mailimap_namespace(session, &data)
+            step("NAMESPACE")
+            guard isSuccess(result) else { throw commandFailure(result, "NAMESPACE", started: started) }
+            defer { mailimap_namespace_data_free(data) }
+            if let personal = data?.pointee.ns_personal,
+               let first = CList.elements(personal.pointee.ns_data_list, as: mailimap_namespace_info.self).first {
+                let delimiter = first.pointee.ns_delimiter
+                found = FolderNamespace(prefix: swiftString(first.pointee.ns_prefix) ?? "",
+                                        separator: delimiter == 0 ? nil : Character(Unicode.Scalar(UInt8(bitPattern: delimiter))))
+            }
+        } else {
+            var list: UnsafeMutablePointer<clist>?
+            let result = mailimap_list(session, "", "", &list)
+            step("LIST")
+            guard isSuccess(result) else { throw commandFailure(result, "LIST", started: started) }
+            defer { mailimap_list_result_free(list) }
+            if let first = CList.elements(list, as: mailimap_mailbox_list.self).first {
+                let delimiter = first.pointee.mb_delimiter
+                found = FolderNamespace(prefix: "", separator: delimiter == 0 ? nil : Character(Unicode.Scalar(UInt8(bitPattern: delimiter))))
+            }
+        }
+        tracer?.note("personal namespace: prefix \"\(found.prefix)\", separator \(found.separator.map { "\"\($0)\"" } ?? "none")")
+        namespace = found
+        return found
+    }
+
+    /// The next UID of a mailbox (wire name) by `STATUS name (UIDNEXT)`, for servers
+    /// whose SELECT leaves it out; 0 when the server does not say it there either.
+    private func statusUIDNext(_ wireName: String) throws -> UInt32 {
+        let session = try liveSession()
+        guard let attributes = mailimap_status_att_list_new_empty() else { throw MailError(.protocol, server: serverName, "out of memory") }
+        defer { mailimap_status_att_list_free(attributes) }
+        mailimap_status_att_list_add(attributes, Int32(MAILIMAP_STATUS_ATT_UIDNEXT))
+        var status: UnsafeMutablePointer<mailimap_mailbox_data_status>?
+        let started = ContinuousClock.now
+        let result = mailimap_status(session, wireName, attributes, &status)
+        step("STATUS")
+        guard isSuccess(result) else { throw commandFailure(result, "STATUS (UIDNEXT)", started: started) }
+        defer { mailimap_mailbox_data_status_free(status) }
+        let infos = CList.elements(status?.pointee.st_info_list, as: mailimap_status_info.self)
+        return infos.first { Int($0.pointee.st_att) == MAILIMAP_STATUS_ATT_UIDNEXT }?.pointee.st_value ?? 0
     }
 
     /// Whether a mailbox (wire name) exists, by `LIST "" name`.

@@ -50,6 +50,8 @@ inner() { # ROOT IMAP IMAPS
     TLS_CERTFILE=$dir/ssl/server-combined.pem
     TLS_CACHEFILE=""
     TLS_DHPARAMS=""
+    TLS_PROTOCOL=$TLS_STARTTLS_PROTOCOL
+    IMAP_STARTTLS=$IMAPDSTARTTLS
     exec /usr/sbin/couriertcpd -address=127.0.0.1 -maxprocs=40 -maxperip=40 -nodnslookup -noidentlookup \
       "$imap" /usr/lib/courier/courier/imaplogin /usr/bin/imapd Maildir
   ) </dev/null >>"$dir/courier.log" 2>&1 &
@@ -77,6 +79,8 @@ start() {
   mkdir -p "$dir/home" "$dir/etc-upper/courier" "$dir/etc-work"
   dir=$(cd "$dir" && pwd)
   make_test_certs "$dir"
+  # couriertls for STARTTLS runs as the courier user (65533, made in the namespace).
+  chown 65533 "$dir/ssl/server-combined.pem"
   if [ ! -f "$dir/etc-upper/courier/userdb" ]; then
     cp -a "$root/etc/courier/." "$dir/etc-upper/courier/"
     sed -i 's/^authmodulelist=.*/authmodulelist="authuserdb"/' "$dir/etc-upper/courier/authdaemonrc"

@@ -18,3 +18,13 @@ final class CyrusMatrixTests: XCTestCase {
     func testCrashSweepWithMove() throws { try matrix().crashSweep() }
     func testTLSAndStartTLSWithCAFile() throws { try matrix().tlsAndStartTLSWithCAFile() }
 }
+
+/// The server matrix against Courier-IMAP 5.0 (no MOVE, no UIDNEXT in SELECT, folders
+/// under `INBOX.`), started from the unpacked Debian package by Tests/Servers/courier.sh.
+final class CourierMatrixTests: XCTestCase {
+    private func matrix() throws -> ServerMatrix { ServerMatrix(server: try PackagedIMAPServer.courier()) }
+    func testExactAllThenIdempotentRerun() throws { try matrix().exactAllThenIdempotentRerun() }
+    func testFirstRunThenCronRun() throws { try matrix().firstRunThenCronRun() }
+    func testCrashSweepWithoutMove() throws { try matrix().crashSweep() }
+    func testTLSAndStartTLSWithCAFile() throws { try matrix().tlsAndStartTLSWithCAFile() }
+}
