@@ -6,19 +6,23 @@ enum CheckCommand: Command {
     static let name = "check"
     static let summary = "validate the configuration and every rule file"
     static let help = """
-    usage: triage check [--config FILE]
+    usage: triage check [--connect] [--config FILE]
 
     Reads the configuration and every *.rules file of its rules folder. Prints
     nothing and exits 0 when all is well; otherwise prints every problem to
     standard error, each with its file, line and column, and exits 78 (66 when
     the configuration file is missing or unreadable).
 
+      --connect       also log in to each account and show what each folder of
+                      `mailboxes =` and of the move actions is called on the server
+                      (`Lists/dev` is `INBOX.Lists.dev` on Courier); a folder that
+                      does not exist there is a problem (78)
       --config FILE   the configuration (default: $XDG_CONFIG_HOME/triage/triage.conf)
 
     """
 
     static func run(_ args: [String], context: Context) throws -> ExitStatus {
-        let a = try Arguments(args, options: ["--config"], command: name)
+        let a = try Arguments(args, flags: ["--connect"], options: ["--config"], command: name)
         guard a.positional.isEmpty else {
             throw SimpleError(.usage, "check: unexpected argument '\(a.positional[0])'; see 'triage check --help'")
         }
@@ -30,8 +34,36 @@ enum CheckCommand: Command {
             return error.exitStatus  // 66 when the file is missing or unreadable, as in every command
         }
         let loaded = RulesFolder.load(configuration)
-        guard !loaded.diagnostics.isEmpty else { return .ok }
-        context.err(loaded.rendered)
-        return .config
+        guard loaded.diagnostics.isEmpty else {
+            context.err(loaded.rendered)
+            return .config
+        }
+        return a.has("--connect") ? try connect(configuration, rules: loaded.rules, context: context) : .ok
+    }
+
+    /// Logs in to each account and shows each folder's name on the server; a missing
+    /// folder is a configuration problem, a failed connection its own exit status.
+    private static func connect(_ configuration: Configuration, rules: CompiledRules?, context: Context) throws -> ExitStatus {
+        var worst = ExitStatus.ok
+        for account in configuration.accounts {
+            do {
+                let connection = try RunCommand.connect(account, credential: nil, context: context, verbose: false)
+                defer { connection.close() }
+                let names = FolderNames.named(mailboxes: account.mailboxes, rules: rules)
+                for pair in try FolderNames.resolved(names, on: connection) {
+                    context.out(FolderNames.line(account: account.name, pair, server: connection.serverName) + "\n")
+                    do {
+                        _ = try connection.open(pair.0, readOnly: true)
+                    } catch let error as MailError where error.kind == .missingFolder {
+                        context.err("triage: account \(account.name): folder \(String(reflecting: pair.1)) does not exist on \(connection.serverName); create it or fix the rule\n")
+                        worst = max(worst, .config)
+                    }
+                }
+            } catch let error as TriageError {
+                context.err("triage: account \(account.name): \(error.message)\n")
+                worst = max(worst, error.exitStatus)
+            }
+        }
+        return worst
     }
 }

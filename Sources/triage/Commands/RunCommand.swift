@@ -112,6 +112,12 @@ enum RunCommand: Command {
                 let connection = try connect(account, credential: credentials[account.name], context: context,
                                              verbose: verbose, checkpoint: hook.isArmed ? crashHook : nil)
                 defer { connection.close() }
+                if verbose {
+                    let names = FolderNames.named(mailboxes: account.mailboxes, rules: setup.rules)
+                    for pair in try FolderNames.resolved(names, on: connection) {
+                        context.out(FolderNames.line(account: account.name, pair, server: connection.serverName) + "\n")
+                    }
+                }
                 for mailbox in account.mailboxes {
                     var runner = MailboxRunner(
                         account: account.name, mailbox: mailbox, store: store, options: options, now: context.now,

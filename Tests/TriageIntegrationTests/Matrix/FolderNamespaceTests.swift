@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+
+/// Rule folder names (`/` between levels, no prefix) resolve against the server's
+/// NAMESPACE: the same rules move to `INBOX.NoPush` and `INBOX.Lists.dev` on Courier
+/// and Cyrus's default namespace, to `NoPush` and `Lists/dev` on Dovecot; `check
+/// --connect` and `run --verbose` show the server's name.
+final class FolderNamespaceIntegrationTests: XCTestCase {
+    func testCourier() throws { try resolves(on: try PackagedIMAPServer.courier(), expected: "INBOX.Lists.dev") }
+    func testCyrusDefaultNamespace() throws { try resolves(on: try PackagedIMAPServer.cyrusDefaultNamespace(), expected: "INBOX.Lists.dev") }
+    func testDovecot() throws { try resolves(on: try DovecotServer.shared(), expected: "Lists/dev") }
+
+    private func resolves(on server: any IMAPTestServer, expected: String) throws {
+        let user = try server.makeUser("namespace")
+        try server.createFolders(user: user, ["NoPush", "Lists/dev"])
+        let dir = NSTemporaryDirectory() + "triage-namespace-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try """
+        rule "lists" when list:dev.lists.example then move "Lists/dev"
+        rule "no push" when subject:quiet then move "NoPush"
+        """.write(toFile: dir + "/rules/test.rules", atomically: true, encoding: .utf8)
+        try server.password.write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+        let config = dir + "/triage.conf"
+        try """
+        [triage]
+        me = me@example.test
+        rules = rules
+        store = store
+        timezone = UTC
+
+        [account test]
+        url = imaps://localhost:\(server.imapsPort)
+        user = \(user)
+        password_command = cat \(dir)/pw
+        ca_file = \(server.caFile)
+        mailboxes = INBOX
+
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        try server.append(user: user, [
+            SeedMessage(text: RunSandbox.message("l1", kind: 3).text),
+            SeedMessage(text: TestMessages.plain(id: "q1", subject: "Be quiet")),
+            SeedMessage(text: TestMessages.plain(id: "p1", subject: "Plain")),
+        ])
+
+        let check = try TriageProcess.run(["check", "--connect", "--config", config])
+        XCTAssertEqual(check.status, 0, "\(server.name): \(check.err)")
+        XCTAssertTrue(check.out.contains("test: folder \"Lists/dev\" is \"\(expected)\" on localhost:\(server.imapsPort)"), "\(server.name): \(check.out)")
+        XCTAssertTrue(check.out.contains("test: folder \"INBOX\" is \"INBOX\""), "\(server.name): \(check.out)")
+
+        let run = try TriageProcess.run(["run", "--all", "--verbose", "--config", config])
+        XCTAssertEqual(run.status, 0, "\(server.name): \(run.err)")
+        XCTAssertTrue(run.out.contains("folder \"NoPush\" is \"\(server.serverName("NoPush"))\""), "\(server.name): \(run.out)")
+
+        // The ground truth, by the server's own names.
+        let connection = try server.connection(user: user)
+        defer { connection.close() }
+        func ids(_ serverFolder: String) throws -> [String] {
+            _ = try connection.open(serverFolder, readOnly: true)
+            return try connection.fetch(try connection.uids(above: 0)).map {
+                let header = String(decoding: $0.header, as: UTF8.self)
+                return header.range(of: "Message-ID: <").map { String(header[$0.upperBound...].prefix { $0 != "@" }) } ?? "?"
+            }.sorted()
+        }
+        XCTAssertEqual(try ids(expected), ["l1"], server.name)
+        XCTAssertEqual(try ids(server.serverName("NoPush")), ["q1"], server.name)
+        XCTAssertEqual(try ids("INBOX"), ["p1"], server.name)
+
+        // A folder missing on the server: check --connect names the server's name, exit 78.
+        try "rule \"x\" when subject:x then move \"Lists/gone\"\n".write(toFile: dir + "/rules/more.rules", atomically: true, encoding: .utf8)
+        let missing = try TriageProcess.run(["check", "--connect", "--config", config])
+        XCTAssertEqual(missing.status, 78, "\(server.name): \(missing.err)")
+        XCTAssertTrue(missing.err.contains("\"\(server.serverName("Lists/gone"))\" does not exist"), "\(server.name): \(missing.err)")
+    }
+}
