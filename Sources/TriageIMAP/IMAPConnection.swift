@@ -29,6 +29,17 @@ public final class IMAPConnection: MailConnection {
     private var selected: (name: String, uidValidity: UInt32)?
     /// The personal namespace, asked for the first time a folder other than INBOX is named.
     private var namespace: FolderNamespace?
+    /// The open mailbox's UIDNEXT (from SELECT or STATUS), 0 when unknown.
+    private var selectedUIDNext: UInt32 = 0
+    /// What the server did that the user should hear of, for the caller to report.
+    private var notices: [String] = []
+
+    /// Takes the notices gathered since the last call (`UID SEARCH` contradicted by
+    /// the mailbox, so UIDs were found by `UID FETCH`).
+    public func takeNotices() -> [String] {
+        defer { notices = [] }
+        return notices
+    }
     /// Set when the stream failed (timeout, reset): nothing more is sent.
     private var streamBroken = false
 
@@ -334,6 +345,7 @@ public final class IMAPConnection: MailConnection {
         // Courier's SELECT has no UIDNEXT: without it a first run would remember UID 0
         // and the next run take the whole mailbox for new mail. STATUS says it.
         let uidNext = info.sel_uidnext > 0 ? info.sel_uidnext : try statusUIDNext(name)
+        selectedUIDNext = uidNext
         var status = MailboxStatus(name: mailbox, uidValidity: info.sel_uidvalidity, uidNext: uidNext,
                                    exists: info.sel_exists, highestModSeq: condstore && modSeq > 0 ? modSeq : nil,
                                    readOnly: selectedReadOnly)
@@ -374,7 +386,36 @@ public final class IMAPConnection: MailConnection {
         step("UID SEARCH")
         guard isSuccess(result) else { throw commandFailure(result, "UID SEARCH", started: started) }
         defer { mailimap_search_result_free(list) }
-        return CList.elements(list, as: UInt32.self).map(\.pointee).filter { $0 > uid }.sorted()
+        let found = CList.elements(list, as: UInt32.self).map(\.pointee).filter { $0 > uid }.sorted()
+        // GNU Mailutils answers `UID SEARCH UID 1:*` with nothing while EXISTS says
+        // 200: an answer that contradicts the mailbox (fewer than EXISTS from the start,
+        // or none though UIDNEXT says there is more) is checked by `UID FETCH n:* (UID)`.
+        let exists = Int(session.pointee.imap_selection_info?.pointee.sel_exists ?? 0)
+        let short = uid == 0 ? found.count < exists : found.isEmpty && exists > 0 && (selectedUIDNext == 0 || selectedUIDNext - 1 > uid)
+        guard short else { return found }
+        let fetched = try fetchUIDs(above: uid)
+        guard fetched.count > found.count else { return found }
+        notices.append("the server's UID SEARCH found \(found.count) of the messages above UID \(uid) but UID FETCH found "
+                       + "\(fetched.count) (\(exists) in the mailbox); going by UID FETCH (a server bug, seen in GNU Mailutils imap4d)")
+        return fetched
+    }
+
+    /// The UIDs above `uid` by `UID FETCH uid+1:* (UID)` (the highest message always
+    /// answers `*`, even below `uid`: filtered).
+    private func fetchUIDs(above uid: UInt32) throws -> [UInt32] {
+        let session = try liveSession()
+        let type = mailimap_fetch_type_new_fetch_att_list_empty()
+        defer { mailimap_fetch_type_free(type) }
+        mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_uid())
+        let set = mailimap_set_new_interval(uid + 1, 0)
+        defer { mailimap_set_free(set) }
+        var list: UnsafeMutablePointer<clist>?
+        let started = ContinuousClock.now
+        let result = mailimap_uid_fetch(session, set, type, &list)
+        step("UID FETCH")
+        guard isSuccess(result) else { throw commandFailure(result, "UID FETCH (UID)", started: started) }
+        defer { mailimap_fetch_list_free(list) }
+        return Set(FetchResponseReader.messages(list, gmail: false).map(\.uid).filter { $0 > uid }).sorted()
     }
 
     public func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] {

@@ -126,6 +126,9 @@ enum RunCommand: Command {
                     runner.checkpoint = crashHook
                     runner.parts = parts
                     let outcome = try runner.run(on: connection)
+                    for notice in (connection as? IMAPConnection)?.takeNotices() ?? [] {
+                        context.err("triage: \(account.name)/\(mailbox): \(notice)\n")
+                    }
                     // A rule asking what the server cannot do (a missing folder, a refused
                     // label) is a configuration problem (78); the rest was still applied.
                     if !outcome.failedActions.isEmpty { worst = max(worst, .config) }

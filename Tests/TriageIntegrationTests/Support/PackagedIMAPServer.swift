@@ -2,12 +2,12 @@ import Foundation
 import XCTest
 
 /// Cyrus IMAP or Courier-IMAP from their Debian packages' files unpacked into a private
-/// cache (Tests/Servers/cyrus.sh, courier.sh, unpacked.sh), one of each for the whole
-/// test run, started on first use and stopped when the test bundle finishes. A server
+/// cache (Tests/Servers/cyrus.sh, courier.sh, unpacked.sh), or GNU Mailutils' imap4d
+/// (mailutils.sh), one of each for the whole test run, started on first use and stopped when the test bundle finishes. A server
 /// that cannot start fails the test with the script's message: these tests never skip.
 final class PackagedIMAPServer: IMAPTestServer, @unchecked Sendable {
     enum Kind: String {
-        case cyrus, courier
+        case cyrus, courier, mailutils
     }
 
     /// Where personal folders live: beside INBOX with `/` (Dovecot here, Fastmail's Cyrus),
@@ -21,7 +21,13 @@ final class PackagedIMAPServer: IMAPTestServer, @unchecked Sendable {
     let directory: String
     let imapPort: UInt16
     let imapsPort: UInt16
-    var name: String { kind == .cyrus ? (layout == .flat ? "Cyrus" : "Cyrus (default namespace)") : "Courier" }
+    var name: String {
+        switch kind {
+        case .cyrus: return layout == .flat ? "Cyrus" : "Cyrus (default namespace)"
+        case .courier: return "Courier"
+        case .mailutils: return "Mailutils"
+        }
+    }
     var caFile: String { directory + "/ssl/ca.pem" }
     var offersMove: Bool { kind == .cyrus }
     /// The process that owns the user pool (self, or the server this is a view of).
@@ -45,6 +51,10 @@ final class PackagedIMAPServer: IMAPTestServer, @unchecked Sendable {
     /// Courier-IMAP: no MOVE, no UIDNEXT in SELECT, `INBOX.` namespace.
     static func courier() throws -> PackagedIMAPServer { try shared(.courier) }
 
+    /// GNU Mailutils imap4d: no MOVE, no UIDPLUS, no keywords, and a UID SEARCH that
+    /// finds nothing.
+    static func mailutils() throws -> PackagedIMAPServer { try shared(.mailutils) }
+
     private static func shared(_ kind: Kind) throws -> PackagedIMAPServer {
         lock.lock()
         defer { lock.unlock() }
@@ -59,7 +69,7 @@ final class PackagedIMAPServer: IMAPTestServer, @unchecked Sendable {
 
     private init(_ kind: Kind) throws {
         self.kind = kind
-        layout = kind == .cyrus ? .flat : .inboxDot
+        layout = kind == .courier ? .inboxDot : .flat
         owner = nil
         directory = NSTemporaryDirectory() + "triage-\(kind.rawValue)-\(getpid())"
         try? FileManager.default.removeItem(atPath: directory)
@@ -109,11 +119,11 @@ final class PackagedIMAPServer: IMAPTestServer, @unchecked Sendable {
         nextUser += 1
         let number = nextUser
         lock.unlock()
-        let pool = kind == .cyrus ? 60 : 200
+        let pool = [Kind.cyrus: 60, .courier: 200, .mailutils: 40][kind] ?? 0
         guard number <= pool else {
             throw NSError(domain: "PackagedIMAPServer", code: 4, userInfo: [NSLocalizedDescriptionKey: "the user pool of \(kind.rawValue).sh is used up"])
         }
-        return "user\(number)"
+        return kind == .mailutils ? "user\(number)@example.test" : "user\(number)"
     }
 
     func log() -> String {
