@@ -811,7 +811,13 @@ public final class IMAPConnection: MailConnection {
             var data: UnsafeMutablePointer<mailimap_namespace_data>?
             let result = mailimap_namespace(session, &data)
             step("NAMESPACE")
-            guard isSuccess(result) else { throw commandFailure(result, "NAMESPACE", started: started) }
+            guard isSuccess(result) else {
+                // Refused though advertised: names as written, as before NAMESPACE was asked.
+                let failure = commandFailure(result, "NAMESPACE", started: started)
+                guard failure.kind == .protocol && !streamBroken else { throw failure }
+                namespace = found
+                return found
+            }
             defer { mailimap_namespace_data_free(data) }
             if let personal = data?.pointee.ns_personal,
                let first = CList.elements(personal.pointee.ns_data_list, as: mailimap_namespace_info.self).first {
@@ -836,7 +842,8 @@ public final class IMAPConnection: MailConnection {
     }
 
     /// The next UID of a mailbox (wire name) by `STATUS name (UIDNEXT)`, for servers
-    /// whose SELECT leaves it out; 0 when the server does not say it there either.
+    /// whose SELECT leaves it out; 0 when the server does not say it there either, or
+    /// refuses the command.
     private func statusUIDNext(_ wireName: String) throws -> UInt32 {
         let session = try liveSession()
         guard let attributes = mailimap_status_att_list_new_empty() else { throw MailError(.protocol, server: serverName, "out of memory") }
@@ -846,7 +853,13 @@ public final class IMAPConnection: MailConnection {
         let started = ContinuousClock.now
         let result = mailimap_status(session, wireName, attributes, &status)
         step("STATUS")
-        guard isSuccess(result) else { throw commandFailure(result, "STATUS (UIDNEXT)", started: started) }
+        guard isSuccess(result) else {
+            // A server that refuses STATUS on the selected mailbox: UIDNEXT stays unknown
+            // (the runner then searches), which is no reason to give up on the mailbox.
+            let failure = commandFailure(result, "STATUS (UIDNEXT)", started: started)
+            if failure.kind == .protocol && !streamBroken { return 0 }
+            throw failure
+        }
         defer { mailimap_mailbox_data_status_free(status) }
         let infos = CList.elements(status?.pointee.st_info_list, as: mailimap_status_info.self)
         return infos.first { Int($0.pointee.st_att) == MAILIMAP_STATUS_ATT_UIDNEXT }?.pointee.st_value ?? 0
