@@ -836,7 +836,8 @@ public final class IMAPConnection: MailConnection {
                 found = FolderNamespace(prefix: "", separator: delimiter == 0 ? nil : Character(Unicode.Scalar(UInt8(bitPattern: delimiter))))
             }
         }
-        tracer?.note("personal namespace: prefix \"\(found.prefix)\", separator \(found.separator.map { "\"\($0)\"" } ?? "none")")
+        // Quoted with control characters escaped: the prefix is the server's to choose.
+        tracer?.note("personal namespace: prefix \(String(reflecting: found.prefix)), separator \(found.separator.map { String(reflecting: String($0)) } ?? "none")")
         namespace = found
         return found
     }
