@@ -28,3 +28,10 @@ final class CourierMatrixTests: XCTestCase {
     func testCrashSweepWithoutMove() throws { try matrix().crashSweep() }
     func testTLSAndStartTLSWithCAFile() throws { try matrix().tlsAndStartTLSWithCAFile() }
 }
+
+/// The server matrix against GNU Mailutils imap4d, as far as a server without keywords,
+/// MOVE and UIDPLUS allows (its SEARCH quirk: ContradictingServerTests).
+final class MailutilsMatrixTests: XCTestCase {
+    private func matrix() throws -> ServerMatrix { ServerMatrix(server: try PackagedIMAPServer.mailutils()) }
+    func testTLSAndStartTLSWithCAFile() throws { try matrix().tlsAndStartTLSWithCAFile() }
+}
