@@ -25,6 +25,7 @@ Hostile modes, implicit TLS, a normal session until the command named:
   long-literal  UID FETCH: a literal announced as 5 bytes holds the whole header
   huge-literal  UID FETCH: a literal announced as 4,000,000,000 bytes, sent without end
   escape        LOGIN is refused with text holding terminal controls (ESC, BEL, C1 CSI)
+  nouidnext     SELECT without UIDNEXT (like Courier) and STATUS refused (unlike Courier)
 """
 import base64
 import os
@@ -158,6 +159,10 @@ while True:
         send("%s OK [CAPABILITY %s] logged in\r\n" % (tag, caps))
     elif command.startswith("UID SEARCH"):
         send("* SEARCH 1\r\n%s OK done\r\n" % tag)
+    elif (command.startswith("SELECT") or command.startswith("EXAMINE")) and mode == "nouidnext":
+        send("* 1 EXISTS\r\n* OK [UIDVALIDITY 42] ok\r\n%s OK [READ-WRITE] done\r\n" % tag)
+    elif command.startswith("STATUS") and mode == "nouidnext":
+        send("%s NO STATUS of the selected mailbox is not allowed here\r\n" % tag)
     elif command.startswith("SELECT") or command.startswith("EXAMINE"):
         send("* 1 EXISTS\r\n* OK [UIDVALIDITY 42] ok\r\n* OK [UIDNEXT 2] ok\r\n%s OK [READ-WRITE] done\r\n" % tag)
     elif command.startswith("UID FETCH"):

@@ -7,7 +7,7 @@ import Foundation
 final class FakeIMAPServer {
     /// What the script does; see fake-imap.py.
     enum Mode: String {
-        case gmail, inject, silent, nostarttls, malformed, bye, flood, drip, escape
+        case gmail, inject, silent, nostarttls, malformed, bye, flood, drip, escape, nouidnext
         case shortLiteral = "short-literal", longLiteral = "long-literal", hugeLiteral = "huge-literal"
         case deepNest = "deep-nest"
         /// STARTTLS without injection: the control for `inject`.
