@@ -12,7 +12,7 @@ final class FolderNamespaceIntegrationTests: XCTestCase {
 
     private func resolves(on server: any IMAPTestServer, expected: String) throws {
         let user = try server.makeUser("namespace")
-        try server.createFolders(user: user, ["NoPush", "Lists/dev"])
+        try server.createFolders(user: user, ["NoPush", "Lists/dev", "Lists/other"])
         let dir = NSTemporaryDirectory() + "triage-namespace-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -34,7 +34,7 @@ final class FolderNamespaceIntegrationTests: XCTestCase {
         user = \(user)
         password_command = cat \(dir)/pw
         ca_file = \(server.caFile)
-        mailboxes = INBOX
+        mailboxes = INBOX, Lists/other
 
         """.write(toFile: config, atomically: true, encoding: .utf8)
         try server.append(user: user, [
@@ -42,6 +42,7 @@ final class FolderNamespaceIntegrationTests: XCTestCase {
             SeedMessage(text: TestMessages.plain(id: "q1", subject: "Be quiet")),
             SeedMessage(text: TestMessages.plain(id: "p1", subject: "Plain")),
         ])
+        try server.append(user: user, folder: "Lists/other", [SeedMessage(text: TestMessages.plain(id: "o1", subject: "Other"))])
 
         let check = try TriageProcess.run(["check", "--connect", "--config", config])
         XCTAssertEqual(check.status, 0, "\(server.name): \(check.err)")
@@ -51,6 +52,8 @@ final class FolderNamespaceIntegrationTests: XCTestCase {
         let run = try TriageProcess.run(["run", "--all", "--verbose", "--config", config])
         XCTAssertEqual(run.status, 0, "\(server.name): \(run.err)")
         XCTAssertTrue(run.out.contains("folder \"NoPush\" is \"\(server.serverName("NoPush"))\""), "\(server.name): \(run.out)")
+        // `mailboxes = Lists/other` is opened by its server name too.
+        XCTAssertTrue(run.out.contains("test/Lists/other: 1 messages processed"), "\(server.name): \(run.out)")
 
         // The ground truth, by the server's own names.
         let connection = try server.connection(user: user)
