@@ -92,7 +92,7 @@ final class RuleCommandTests: XCTestCase {
         try write("m.eml", "Subject: m\r\n\r\nbody\r\n")
         let missing = try run(["test", "--config", "triage.conf", "--json", "nope.eml", "m.eml"])
         XCTAssertEqual(missing.status, 66)
-        XCTAssertEqual(missing.err, "triage: test: cannot read nope.eml: no such file\n")
+        XCTAssertEqual(missing.err, "triage: cannot read nope.eml: no such file; check the path\n")
         XCTAssertTrue(missing.out.hasPrefix(#"{"file":"m.eml""#), missing.out)
 
         try write("Rules/b.rules", "rule b when form:x then flag\n")

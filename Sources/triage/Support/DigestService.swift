@@ -59,11 +59,6 @@ struct DigestService {
         }
     }
 
-    /// Prints unreadable store files as warnings.
-    static func warn(_ problems: [StoreProblem], context: Context) {
-        for problem in problems { context.err("triage: warning: \(problem)\n") }
-    }
-
     /// The end of `triage run`: sends the digest due now, if any. Errors go to
     /// standard error; the result is the exit status to merge into the run's.
     /// `checkpoint` is called once the delivery accepted the message, before the store records it.
@@ -73,7 +68,7 @@ struct DigestService {
             let outcome = try service.dispatcher.sendDue(now: context.now) {
                 CheckpointedDelivery(inner: try service.delivery(), checkpoint: checkpoint)
             }
-            warn(outcome.problems, context: context)
+            setup.report(outcome.problems, context)
             return .ok
         } catch {
             let failure = failure(error, day: nil)
