@@ -27,6 +27,9 @@ let package = Package(
                        providers: [.apt(["libical-dev"])]),
         // Typed wrappers for variadic C functions (curl_easy_setopt), and GnuTLSQuiet.c.
         .target(name: "CShims", dependencies: ["CCurl"]),
+        // The signal handler that takes a secret command's process group down with
+        // triage (async-signal-safe, so in C).
+        .target(name: "CChildGroup"),
 
         // Pure logic.
         .target(name: "TriageCore"),
@@ -44,7 +47,7 @@ let package = Package(
 
         // The command-line tool.
         .executableTarget(name: "triage", dependencies: [
-            "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS", "TriageMaildir",
+            "CChildGroup", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS", "TriageMaildir",
         ]),
 
         // Tests find their fixtures through #filePath, so no resources are bundled.

@@ -49,6 +49,14 @@ public enum ConfigLoader {
             }
         }
 
+        func commandTimeout(_ e: INIEntry) -> Int? {
+            guard let seconds = Int(e.value), (1...3600).contains(seconds) else {
+                problem(e.line, "command_timeout must be a whole number of seconds from 1 to 3600, not '\(e.value)'")
+                return nil
+            }
+            return seconds
+        }
+
         var triage = TriageSection(rules: resolve("Rules"))
         var sawTriage = false
         var accounts: [AccountSection] = []
@@ -86,7 +94,13 @@ public enum ConfigLoader {
                 case "timezone":
                     if TimeZone(identifier: e.value) == nil { problem(e.line, "unknown time zone '\(e.value)'; use an IANA name such as Europe/Berlin") }
                     triage.timezone = e.value
-                default: problem(e.line, "unknown key '\(e.key)' in [triage]; known: me, rules, store, timezone")
+                case "webhook_budget", "webhook_timeout":
+                    if let seconds = Int(e.value), (1...3600).contains(seconds) {
+                        if e.key == "webhook_budget" { triage.webhookBudget = seconds } else { triage.webhookTimeout = seconds }
+                    } else {
+                        problem(e.line, "\(e.key) must be a whole number of seconds from 1 to 3600, not '\(e.value)'")
+                    }
+                default: problem(e.line, "unknown key '\(e.key)' in [triage]; known: me, rules, store, timezone, webhook_budget, webhook_timeout")
                 }
             case "account" where words.count == 2:
                 guard let index = accounts.lastIndex(where: { $0.name == words[1].trimmingWhitespace }) else { continue }
@@ -113,10 +127,11 @@ public enum ConfigLoader {
                     if let seconds = Int(e.value), (1...3600).contains(seconds) { accounts[index].timeout = seconds } else {
                         problem(e.line, "timeout must be a whole number of seconds from 1 to 3600, not '\(e.value)'")
                     }
-                default: problem(e.line, "unknown key '\(e.key)' in [\(e.section)]; known: url, user, password_command, password, oauth2_token_command, mailboxes, ca_file, tls, timeout")
+                case "command_timeout": accounts[index].commandTimeout = commandTimeout(e)
+                default: problem(e.line, "unknown key '\(e.key)' in [\(e.section)]; known: url, user, password_command, password, oauth2_token_command, mailboxes, ca_file, tls, timeout, command_timeout")
                 }
             case "digest" where words.count == 1:
-                let known = ["to", "from", "hour", "smtp", "user", "password_command", "password", "ca_file", "send_empty"]
+                let known = ["to", "from", "hour", "smtp", "user", "password_command", "password", "ca_file", "send_empty", "command_timeout"]
                 if known.contains(e.key) { digestValues[e.key] = e } else {
                     problem(e.line, "unknown key '\(e.key)' in [digest]; known: \(known.joined(separator: ", "))")
                 }
@@ -148,6 +163,7 @@ public enum ConfigLoader {
             }
             d.caFile = digestValues["ca_file"].map { resolve($0.value) }
             if let e = digestValues["send_empty"] { d.sendEmpty = bool(e) ?? false }
+            if let e = digestValues["command_timeout"] { d.commandTimeout = commandTimeout(e) }
             digest = d
         }
         if !sawTriage { problem(0, "no [triage] section; it says who 'me' is and where the rules are") }

@@ -3,9 +3,12 @@
 
 Every POST is written atomically to DIR/requests/NNNN.json as
 {"path", "headers", "body"} and answered with the status in the path when it
-is /status/NNN (e.g. /status/500), else 200. With CERT and KEY it listens for
-HTTPS as well. Ports go to DIR/ready.json. Stops on SIGTERM or when the parent
-process goes away.
+is /status/NNN (e.g. /status/500), else 200. A POST to /stall/N is recorded,
+then answered only after N seconds (a dead endpoint that accepts connections;
+the client has usually given up by then). Besides the main port it listens on
+three more plain ports ("http_more"), so tests can have several hosts. With
+CERT and KEY it listens for HTTPS as well. Ports go to DIR/ready.json. Stops
+on SIGTERM or when the parent process goes away.
 
 Usage: httpd.py DIR [CERT KEY]
 """
@@ -36,14 +39,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with open(tmp, "w") as f:
             json.dump(record, f)
         os.rename(tmp, os.path.join(REQUESTS, name))
+        stall = re.match(r"^/stall/(\d+)", self.path)
+        if stall:
+            time.sleep(int(stall.group(1)))
         m = re.match(r"^/status/(\d{3})", self.path)
         status = int(m.group(1)) if m else 200
         reply = b'{"ok": true}' if status < 300 else b"server trouble"
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(reply)))
-        self.end_headers()
-        self.wfile.write(reply)
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(reply)))
+            self.end_headers()
+            self.wfile.write(reply)
+        except OSError:
+            pass  # a stalled client went away
 
     def log_message(self, *args):
         pass
@@ -56,7 +65,13 @@ def serve(server):
 os.makedirs(REQUESTS, exist_ok=True)
 plain = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 serve(plain)
-ready = {"http": plain.server_address[1], "requests": REQUESTS, "pid": os.getpid()}
+more = [http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler) for _ in range(3)]
+for server in more:
+    server.daemon_threads = True
+    serve(server)
+plain.daemon_threads = True
+ready = {"http": plain.server_address[1], "http_more": [s.server_address[1] for s in more],
+         "requests": REQUESTS, "pid": os.getpid()}
 if len(sys.argv) == 4:
     secure = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)

@@ -29,6 +29,44 @@ final class ConfigLoaderTests: XCTestCase {
         }
     }
 
+    func testCommandTimeoutAndWebhookLimitsAreSecondsFromOneToAnHour() throws {
+        let good = try ConfigLoader.parse("""
+        [triage]
+        webhook_budget = 90
+        webhook_timeout = 5
+        [account a]
+        url = imaps://h
+        command_timeout = 120
+        [account b]
+        url = imaps://h
+        [digest]
+        to = me@example.test
+        from = t@example.test
+        smtp = smtps://h
+        command_timeout = 7
+        """, path: "t.conf")
+        XCTAssertEqual(good.accounts.map(\.commandTimeout), [120, nil])
+        XCTAssertEqual(good.digest?.commandTimeout, 7)
+        XCTAssertEqual(good.triage.webhookBudget, 90)
+        XCTAssertEqual(good.triage.webhookTimeout, 5)
+        let defaults = try ConfigLoader.parse("[triage]\n", path: "t.conf")
+        XCTAssertNil(defaults.triage.webhookBudget)
+        XCTAssertNil(defaults.triage.webhookTimeout)
+        for (section, key) in [("[account a]\nurl = imaps://h", "command_timeout"),
+                               ("[digest]\nto = a@b.test\nfrom = c@d.test\nsmtp = smtps://h", "command_timeout"),
+                               ("", "webhook_budget"), ("", "webhook_timeout")] {
+            for bad in ["0", "3601", "ten", "1.5"] {
+                let text = section.isEmpty ? "[triage]\n\(key) = \(bad)\n" : "[triage]\n\(section)\n\(key) = \(bad)\n"
+                XCTAssertThrowsError(try ConfigLoader.parse(text, path: "t.conf")) { error in
+                    let problems = (error as? ConfigError)?.problems ?? []
+                    XCTAssertEqual(problems.count, 1, "\(key) = \(bad): \(problems)")
+                    XCTAssertTrue(problems.first?.message.contains("\(key) must be a whole number of seconds from 1 to 3600") ?? false,
+                                  "\(problems)")
+                }
+            }
+        }
+    }
+
     func testReportsEveryProblemWithItsLine() {
         let text = """
         [triage]

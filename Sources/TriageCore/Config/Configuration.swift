@@ -38,6 +38,10 @@ public struct TriageSection: Sendable {
     public var timezone: String?
     /// The line of the `rules =` key, or 0 when the default folder is used (for messages).
     public var rulesLine: Int = 0
+    /// `webhook_budget = SECONDS`: how long a run's webhook POSTs may take together; nil for the default (60 s).
+    public var webhookBudget: Int?
+    /// `webhook_timeout = SECONDS`: how long one webhook POST may take; nil for the default (20 s).
+    public var webhookTimeout: Int?
 
     /// Creates the section.
     public init(me: [String] = [], rules: String, store: String? = nil, timezone: String? = nil) {
@@ -71,6 +75,9 @@ public struct AccountSection: Sendable {
     /// `timeout = SECONDS`: how long to wait for the connection, the TLS handshake and
     /// each read of an answer; nil for the defaults (30 s to connect, 60 s per answer).
     public var timeout: Int?
+    /// `command_timeout = SECONDS`: how long `password_command` / `oauth2_token_command`
+    /// may run; nil for the default (30 s).
+    public var commandTimeout: Int?
     /// The line of the section header, for messages.
     public var line: Int = 0
 
@@ -101,6 +108,8 @@ public struct DigestSection: Sendable {
     public var caFile: String?
     /// Whether to send a digest with nothing in it.
     public var sendEmpty: Bool = false
+    /// `command_timeout = SECONDS`: how long `password_command` may run; nil for the default (30 s).
+    public var commandTimeout: Int?
 
     /// Creates the section.
     public init(to: String, from: String, smtp: String) {

@@ -2,8 +2,9 @@
 /// webhook retry on the next run without ever holding up the mail actions.
 public struct WebhookDelivery: StoreRecord, Hashable {
     public static let kindFolder = "webhooks"
-    /// `pending` until a POST succeeded, then `delivered`.
-    public static let statusFolders = ["pending", "delivered"]
+    /// `pending` until a POST succeeded, then `delivered`; `failed` once given up
+    /// (`WebhookPolicy.maxAttempts` failed attempts).
+    public static let statusFolders = ["pending", "delivered", "failed"]
     public static let activeFolder = "pending"
     public static let noun = "webhook"
 
@@ -23,11 +24,18 @@ public struct WebhookDelivery: StoreRecord, Hashable {
     public var lastError: String?
     /// When it was delivered, or nil while pending.
     public var delivered: Timestamp?
+    /// Not to be tried before this (backoff after a failure); nil: at the next run.
+    /// Optional in the file: records written before it existed have none.
+    public var nextAttempt: Timestamp?
+    /// When triage gave up on it (it is then in `failed`), or nil.
+    public var gaveUp: Timestamp?
 
     enum CodingKeys: String, CodingKey {
         case id, url, created, rule, message, attempts
         case lastError = "last_error"
         case delivered
+        case nextAttempt = "next_attempt"
+        case gaveUp = "gave_up"
     }
 
     /// Creates a pending delivery.
@@ -39,7 +47,7 @@ public struct WebhookDelivery: StoreRecord, Hashable {
         self.message = message
     }
 
-    public var statusFolder: String { delivered == nil ? "pending" : "delivered" }
+    public var statusFolder: String { delivered != nil ? "delivered" : gaveUp != nil ? "failed" : "pending" }
 
     /// The JSON body: IFTTT's `value1`...`value3` (sender, subject, snippet) so a Maker
     /// webhook can use it as is, then the rule and the full message summary.
@@ -62,6 +70,8 @@ public struct WebhookDelivery: StoreRecord, Hashable {
             ("attempts", .int(Int64(attempts))),
             ("last_error", .optional(lastError)),
             ("delivered", .optional(delivered?.rfc3339)),
+            ("next_attempt", .optional(nextAttempt?.rfc3339)),
+            ("gave_up", .optional(gaveUp?.rfc3339)),
             ("message", message.json),
         ])
     }

@@ -40,12 +40,15 @@ enum RunCommand: Command {
         ],
         notes: """
         Exit status: 0 success; 64 usage error; 66 no configuration file; 75
-        temporary failure (server unreachable, TLS, another run holds the lock); 77
+        temporary failure (server unreachable, TLS, another run holds the lock, a
+        password_command that did not finish within its command_timeout); 77
         credentials refused (IMAP or the digest's SMTP); 78 configuration or rule
         errors (nothing is applied), a mailbox that does not exist, a URL whose TLS
         mode does not fit the port, or a rule asks what the server cannot do: a
         missing folder, a refused label, no keywords (the rest is applied). One
         failing account does not stop the others; the status is the worst of them.
+        Pending webhooks are POSTed after the mail, within webhook_budget seconds
+        (docs/run.md); they never change the status.
         """)
 
     static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
@@ -82,6 +85,17 @@ enum RunCommand: Command {
         }
 
         let store = setup.store
+        // Another run holds the lock: stop now, before running anyone's password_command.
+        try store.lock()
+        store.unlock()
+        // The secret commands run before the lock is taken: one waiting for a passphrase
+        // (up to command_timeout) must not hold up `triage queue done` and the like.
+        var credentials: [String: Result<MailCredential, any Error>] = [:]
+        for account in accounts where !account.url.hasPrefix("maildir:") {
+            credentials[account.name] = Result { try credential(for: account) }
+        }
+        let digestPassword = options.dryRun ? nil : DigestService.prefetchPassword(setup: setup, now: context.now)
+
         // The store lock doubles as the run lock: two overlapping cron runs never interleave.
         try store.lock()
         defer { store.unlock() }
@@ -96,8 +110,8 @@ enum RunCommand: Command {
         var worst = ExitStatus.ok
         for account in accounts {
             do {
-                let connection = try connect(account, context: context, verbose: verbose,
-                                             checkpoint: hook.isArmed ? crashHook : nil)
+                let connection = try connect(account, credential: credentials[account.name], context: context,
+                                             verbose: verbose, checkpoint: hook.isArmed ? crashHook : nil)
                 defer { connection.close() }
                 for mailbox in account.mailboxes {
                     var runner = MailboxRunner(
@@ -118,36 +132,28 @@ enum RunCommand: Command {
         }
         if !options.dryRun {
             // After the mail actions, so a slow or failing endpoint never holds them up.
-            for failure in try WebhookDispatcher.deliverPending(store: store, context: context, checkpoint: crashHook) {
+            // Bounded by webhook_budget, so they cannot hold up the digest either.
+            for failure in try WebhookDispatcher.deliverPending(store: store, policy: WebhookDispatcher.policy(setup.config),
+                                                                context: context, checkpoint: crashHook) {
                 context.err("triage: \(failure)\n")
             }
         }
         // The day's digest, after the accounts (even when some failed).
         if !options.dryRun && setup.config.digest != nil {
-            worst = max(worst, DigestService.sendDue(setup: setup, context: context, checkpoint: crashHook))
+            worst = max(worst, DigestService.sendDue(setup: setup, context: context, password: digestPassword, checkpoint: crashHook))
         }
         return worst
     }
 
-    /// Opens the account's connection: a local Maildir, or IMAP with verified TLS.
-    static func connect(_ account: AccountSection, context: Context, verbose: Bool,
-                        checkpoint: (@Sendable (String) -> Void)? = nil) throws -> MailConnection {
+    /// Opens the account's connection: a local Maildir, or IMAP with verified TLS, logging
+    /// in with `credential` (from `credential(for:)`).
+    static func connect(_ account: AccountSection, credential: Result<MailCredential, any Error>?, context: Context,
+                        verbose: Bool, checkpoint: (@Sendable (String) -> Void)? = nil) throws -> MailConnection {
         if account.url.hasPrefix("maildir:") {
             return try MaildirConnection(root: String(account.url.dropFirst("maildir:".count)))
         }
         let url = try MailServerURL.parse(account.url)
-        let where_ = "[account \(account.name)]"
-        let user = account.user ?? ""
-        let credential: MailCredential
-        if let command = account.oauth2TokenCommand {
-            credential = MailCredential(user: user, method: .oauth2(token: try SecretCommand.run(command, purpose: "oauth2_token_command of \(where_)")))
-        } else if let command = account.passwordCommand {
-            credential = .password(user: user, try SecretCommand.run(command, purpose: "password_command of \(where_)"))
-        } else if let password = account.password {
-            credential = .password(user: user, password)
-        } else {
-            throw SimpleError(.config, "\(where_) has no password_command, password or oauth2_token_command")
-        }
+        let credential = try (credential ?? Result { try Self.credential(for: account) }).get()
         var settings = IMAPSettings(url: url, credential: credential, caFile: account.caFile, tlsOff: account.tlsOff)
         settings.setTimeout(account.timeout)
         settings.checkpoint = checkpoint
@@ -155,5 +161,23 @@ enum RunCommand: Command {
             settings.trace = { line in context.err("  " + line + "\n") }
         }
         return try IMAPConnection.connect(settings)
+    }
+
+    /// The IMAP login of an account: runs its `password_command` or `oauth2_token_command`
+    /// (bounded by its `command_timeout`).
+    static func credential(for account: AccountSection) throws -> MailCredential {
+        let where_ = "[account \(account.name)]"
+        let user = account.user ?? ""
+        if let command = account.oauth2TokenCommand {
+            let token = try SecretCommand.run(command, purpose: "oauth2_token_command of \(where_)", section: where_,
+                                              timeout: account.commandTimeout)
+            return MailCredential(user: user, method: .oauth2(token: token))
+        } else if let command = account.passwordCommand {
+            return .password(user: user, try SecretCommand.run(command, purpose: "password_command of \(where_)",
+                                                               section: where_, timeout: account.commandTimeout))
+        } else if let password = account.password {
+            return .password(user: user, password)
+        }
+        throw SimpleError(.config, "\(where_) has no password_command, password or oauth2_token_command")
     }
 }

@@ -9,6 +9,8 @@ struct DigestService {
     let setup: RunSetup
     let settings: DigestSection
     let endpoint: DeliveryEndpoint
+    /// The outcome of `password_command` when it already ran (`prefetchPassword`).
+    var password: Result<String, any Error>?
 
     /// The service of a configuration with a `[digest]` section; throws a
     /// configuration error (78) when there is none or its `smtp` is malformed.
@@ -34,8 +36,10 @@ struct DigestService {
         var credentials: SMTPCredentials?
         if let user = settings.user {
             let password: String
-            if let command = settings.passwordCommand {
-                password = try SecretCommand.run(command, purpose: "password_command of [digest]")
+            if let prefetched = self.password {
+                password = try prefetched.get()
+            } else if let command = settings.passwordCommand {
+                password = try Self.runPasswordCommand(command, settings: settings)
             } else if let stored = settings.password {
                 password = stored
             } else {
@@ -44,6 +48,25 @@ struct DigestService {
             credentials = SMTPCredentials(user: user, password: password)
         }
         return MailDeliveryFactory.make(endpoint, credentials: credentials, trust: TLSTrust(caFile: settings.caFile))
+    }
+
+    /// Runs `[digest] password_command`, bounded by its `command_timeout`.
+    private static func runPasswordCommand(_ command: String, settings: DigestSection) throws -> String {
+        try SecretCommand.run(command, purpose: "password_command of [digest]", section: "[digest]",
+                              timeout: settings.commandTimeout)
+    }
+
+    /// Runs `[digest] password_command` ahead, for `triage run` to call before it takes
+    /// the store lock, when a digest is due at `now` and has something to send (or
+    /// `send_empty` is on). Nil when it is not needed yet: then it runs, if at all,
+    /// when the message is sent (the run may still add the first entry of the day).
+    static func prefetchPassword(setup: RunSetup, now: Date) -> Result<String, any Error>? {
+        guard let settings = setup.config.digest, settings.user != nil, let command = settings.passwordCommand,
+              let service = try? DigestService(setup: setup),
+              let sent = try? setup.store.digestSentDays(),
+              let day = service.dispatcher.schedule.dueDay(at: now, sent: sent) else { return nil }
+        if !settings.sendEmpty && service.dispatcher.plan(day: day).0.isEmpty { return nil }
+        return Result { try runPasswordCommand(command, settings: settings) }
     }
 
     /// What a failed send says: the day, the step that failed, and the cause.
@@ -62,9 +85,12 @@ struct DigestService {
     /// The end of `triage run`: sends the digest due now, if any. Errors go to
     /// standard error; the result is the exit status to merge into the run's.
     /// `checkpoint` is called once the delivery accepted the message, before the store records it.
-    static func sendDue(setup: RunSetup, context: Context, checkpoint: @escaping @Sendable (String) -> Void = { _ in }) -> ExitStatus {
+    /// `password` is what `prefetchPassword` returned, if anything.
+    static func sendDue(setup: RunSetup, context: Context, password: Result<String, any Error>? = nil,
+                        checkpoint: @escaping @Sendable (String) -> Void = { _ in }) -> ExitStatus {
         do {
-            let service = try DigestService(setup: setup)
+            var service = try DigestService(setup: setup)
+            service.password = password
             let outcome = try service.dispatcher.sendDue(now: context.now) {
                 CheckpointedDelivery(inner: try service.delivery(), checkpoint: checkpoint)
             }

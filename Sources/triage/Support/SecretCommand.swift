@@ -5,34 +5,43 @@ import TriageCore
 ///
 /// The command runs through `/bin/sh -c` with the secret on its standard output,
 /// so the secret never appears in any process's arguments. The trailing newline
-/// is stripped. The secret itself never appears in an error message.
+/// is stripped. Neither the secret nor anything else the command printed on
+/// standard output appears in an error message.
+///
+/// Bounded (`BoundedCommand`): no standard input, at most `timeout` seconds (a
+/// gpg pinentry waiting under cron must not stop every later run) and at most
+/// `outputLimit` bytes; the command's whole process group is killed when it
+/// overstays, and when triage itself is stopped while waiting.
 enum SecretCommand {
-    /// Runs `command`; `purpose` (e.g. "password_command of [account personal]") names it in errors.
-    static func run(_ command: String, purpose: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw SimpleError(.tempFail, "\(purpose): cannot start /bin/sh: \(error)")
-        }
-        // Drain standard error on another thread so a chatty command cannot block on a full pipe.
-        let stderrBox = DataBox()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { stderrBox.data = err.fileHandleForReading.readDataToEndOfFile() }
-        let secretData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        let stderrData = stderrBox.data
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let detail = String(decoding: stderrData.prefix(500), as: UTF8.self)
-                .split(separator: "\n").first.map { ": " + $0 } ?? ""
-            throw SimpleError(.tempFail, "\(purpose) failed with exit status \(process.terminationStatus)\(detail); run it by hand to check it prints the secret")
+    /// The default of `command_timeout`, in seconds.
+    static let defaultTimeout = 30
+    /// The most a secret command may print: far more than any password or token.
+    static let outputLimit = 64 * 1024
+
+    /// Runs `command`; `purpose` (e.g. "password_command of [account personal]") names it
+    /// in errors, and `section` (e.g. "[account personal]") is where `command_timeout` goes.
+    static func run(_ command: String, purpose: String, section: String, timeout: Int?) throws -> String {
+        let seconds = timeout ?? defaultTimeout
+        let outcome = BoundedCommand(timeout: Double(seconds), outputLimit: outputLimit).run(command)
+        let secretData: Data
+        switch outcome {
+        case .cannotStart(let reason):
+            throw SimpleError(.tempFail, "\(purpose): cannot start /bin/sh: \(reason)")
+        case .timedOut:
+            throw SimpleError(.tempFail, "\(purpose) did not finish within \(seconds) s and was stopped (with everything it started). "
+                + "Is it waiting for a passphrase (a gpg pinentry) that nobody can type here? Run it by hand; "
+                + "if it is only slow, raise command_timeout in \(section)")
+        case .outputTooLarge:
+            throw SimpleError(.config, "\(purpose) printed more than \(outputLimit / 1024) KiB and was stopped; "
+                + "it must print only the secret on standard output")
+        case .finished(let status, let signal, let output, let errorOutput):
+            guard status == 0 && signal == 0 else {
+                let detail = String(decoding: errorOutput.prefix(500), as: UTF8.self)
+                    .split(separator: "\n").first.map { ": " + $0 } ?? ""
+                let how = signal != 0 ? "was killed by signal \(signal)" : "failed with exit status \(status)"
+                throw SimpleError(.tempFail, "\(purpose) \(how)\(detail); run it by hand to check it prints the secret")
+            }
+            secretData = output
         }
         var secret = String(decoding: secretData, as: UTF8.self)
         if secret.hasSuffix("\r\n") { secret.removeLast(2) } else if secret.hasSuffix("\n") { secret.removeLast() }
@@ -41,8 +50,4 @@ enum SecretCommand {
         }
         return secret
     }
-}
-
-private final class DataBox: @unchecked Sendable {
-    var data = Data()
 }

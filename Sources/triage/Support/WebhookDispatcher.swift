@@ -1,34 +1,72 @@
+import Foundation
 import TriageCore
 import TriageSMTP
 
-/// Posts the pending `webhook` deliveries after the mail actions are done; a
-/// failure stays pending, with its reason, for the next run.
+/// Posts the pending `webhook` deliveries after the mail actions are done, within
+/// the run's webhook budget (`WebhookRound` decides; this does the POSTs). A
+/// failure stays pending, with its reason and the time of its next attempt; one
+/// failed `maxAttempts` times is given up and reported in the digest's Problems.
 enum WebhookDispatcher {
-    /// Delivers what is pending; returns the failures' messages (for standard error).
+    /// The policy of a configuration: its `webhook_budget` and `webhook_timeout`.
+    static func policy(_ config: Configuration) -> WebhookPolicy {
+        var policy = WebhookPolicy()
+        if let budget = config.triage.webhookBudget { policy.budget = Double(budget) }
+        if let timeout = config.triage.webhookTimeout { policy.requestTimeout = Double(timeout) }
+        return policy
+    }
+
+    /// Delivers what is pending and due; returns messages for standard error.
     /// `checkpoint` is called after each POST, before its outcome is recorded.
-    static func deliverPending(store: Store, context: Context, checkpoint: (String) -> Void = { _ in }) throws -> [String] {
+    static func deliverPending(store: Store, policy: WebhookPolicy, context: Context,
+                               checkpoint: (String) -> Void = { _ in }) throws -> [String] {
         let pending = store.records(WebhookDelivery.self, in: [WebhookDelivery.activeFolder]).records
+            .sorted { ($0.created, $0.id) < ($1.created, $1.id) }
         guard !pending.isEmpty else { return [] }
-        let poster = WebhookPoster()
-        let now = Timestamp(context.now, timeZone: store.timeZone)
-        var failures: [String] = []
+        let started = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+        let now = context.now
+        let created = Timestamp(now, timeZone: store.timeZone)
+        var round = WebhookRound(policy: policy)
+        var messages: [String] = []
         for delivery in pending {
-            let result = poster.post(url: delivery.url, json: delivery.payload)
-            checkpoint("webhook posted")
-            try store.update(WebhookDelivery.self, ids: [delivery.id]) { record in
-                switch result {
-                case .delivered:
-                    record.delivered = now
-                    record.lastError = nil
-                case .failed(let reason):
-                    record.attempts += 1
-                    record.lastError = reason
-                }
+            let host = WebhookPoster.origin(of: delivery.url)
+            guard case .post(let timeout, let connectTimeout) = round.decide(delivery, host: host, now: now, elapsed: elapsed()) else {
+                continue
             }
-            if case .failed(let reason) = result {
-                failures.append("webhook of rule '\(delivery.rule)' failed (\(reason)); it will be retried on the next run")
+            let result = WebhookPoster(connectTimeout: connectTimeout, timeout: timeout).post(url: delivery.url, json: delivery.payload)
+            checkpoint("webhook posted")
+            var updated = delivery
+            let reason: String?
+            if case .failed(let why) = result { reason = why } else { reason = nil }
+            let change = round.record(succeeded: result.succeeded, reason: reason, for: &updated, host: host,
+                                      now: now, zone: store.timeZone)
+            if change == .gaveUp {
+                // The report first: a crash before the webhook is marked retries it and
+                // writes the same entry again, which makes one.
+                var batch = StoreBatch()
+                batch.add(WebhookRound.problemEntry(for: updated, host: host, created: created))
+                _ = try store.write(batch)
+            }
+            try store.update(WebhookDelivery.self, ids: [delivery.id]) { $0 = updated }
+            switch change {
+            case .delivered:
+                break
+            case .retry(let at):
+                messages.append("webhook of rule '\(delivery.rule)' failed (\(reason ?? "")); attempt \(updated.attempts) of "
+                    + "\(policy.maxAttempts), the next not before \(Timestamp(at, timeZone: store.timeZone).rfc3339)")
+            case .gaveUp:
+                messages.append("webhook of rule '\(delivery.rule)' failed (\(reason ?? "")), \(updated.attempts) failed attempts in all: "
+                    + "given up; it is in the digest's Problems and in \(store.folder(WebhookDelivery.self, "failed"))")
             }
         }
-        return failures
+        for (host, count) in round.skippedForHost.sorted(by: { $0.key < $1.key }) {
+            messages.append("webhook: \(count) more to \(host) not tried in this run after \(policy.hostFailureLimit) failures "
+                + "in a row; the next run tries again")
+        }
+        if round.leftForBudget > 0 {
+            messages.append("webhook: this run's time for webhooks (\(Int(policy.budget)) s, webhook_budget in [triage]) is spent; "
+                + "\(round.leftForBudget) left for the next run")
+        }
+        return messages
     }
 }

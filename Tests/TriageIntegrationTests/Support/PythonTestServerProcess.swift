@@ -101,4 +101,6 @@ final class PythonTestServerProcess: @unchecked Sendable {
     func int(_ key: String) -> Int { (ready[key] as? Int) ?? (ready[key] as? NSNumber)?.intValue ?? 0 }
     /// A string from `ready.json`.
     func string(_ key: String) -> String { (ready[key] as? String) ?? "" }
+    /// A list of numbers from `ready.json`.
+    func ints(_ key: String) -> [Int] { (ready[key] as? [Any])?.compactMap { ($0 as? Int) ?? ($0 as? NSNumber)?.intValue } ?? [] }
 }

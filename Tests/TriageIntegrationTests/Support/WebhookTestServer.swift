@@ -3,7 +3,8 @@ import Foundation
 /// A loopback HTTP and HTTPS server for webhook tests (Tests/Servers/httpd.py),
 /// started once per test run. HTTPS uses the SMTP test server's certificate,
 /// so `SMTPTestServer.caFile` verifies it. A POST to `/status/NNN` is answered
-/// with that status; every POST is recorded as JSON in `requestsDirectory`.
+/// with that status, one to `/stall/N` only after N seconds; every POST is
+/// recorded as JSON in `requestsDirectory` when it arrives.
 final class WebhookTestServer: @unchecked Sendable {
     /// The server of this test run, started on first use.
     static func shared() throws -> WebhookTestServer {
@@ -26,6 +27,8 @@ final class WebhookTestServer: @unchecked Sendable {
 
     /// Plain HTTP port.
     var httpPort: Int { process.int("http") }
+    /// Three more plain HTTP ports of the same server (other hosts, as far as triage can tell).
+    var moreHTTPPorts: [Int] { process.ints("http_more") }
     /// HTTPS port.
     var httpsPort: Int { process.int("https") }
     /// Where requests are recorded.
