@@ -91,7 +91,8 @@ enum RunCommand: Command {
         // The secret commands run before the lock is taken: one waiting for a passphrase
         // (up to command_timeout) must not hold up `triage queue done` and the like.
         var credentials: [String: Result<MailCredential, any Error>] = [:]
-        for account in accounts where !account.url.hasPrefix("maildir:") {
+        for account in accounts {
+            guard case .imap = account.endpoint else { continue }
             credentials[account.name] = Result { try credential(for: account) }
         }
         let digestPassword = options.dryRun ? nil : DigestService.prefetchPassword(setup: setup, now: context.now)
@@ -149,10 +150,11 @@ enum RunCommand: Command {
     /// in with `credential` (from `credential(for:)`).
     static func connect(_ account: AccountSection, credential: Result<MailCredential, any Error>?, context: Context,
                         verbose: Bool, checkpoint: (@Sendable (String) -> Void)? = nil) throws -> MailConnection {
-        if account.url.hasPrefix("maildir:") {
-            return try MaildirConnection(root: String(account.url.dropFirst("maildir:".count)))
+        let url: MailServerURL
+        switch account.endpoint {
+        case .maildir(let path): return try MaildirConnection(root: path)
+        case .imap(let imap): url = imap
         }
-        let url = try MailServerURL.parse(account.url)
         let credential = try (credential ?? Result { try Self.credential(for: account) }).get()
         var settings = IMAPSettings(url: url, credential: credential, caFile: account.caFile, tlsOff: account.tlsOff)
         settings.setTimeout(account.timeout)

@@ -13,18 +13,15 @@ struct DigestService {
     var password: Result<String, any Error>?
 
     /// The service of a configuration with a `[digest]` section; throws a
-    /// configuration error (78) when there is none or its `smtp` is malformed.
+    /// configuration error (78) when there is none. (A malformed `smtp` was
+    /// refused when the configuration was loaded.)
     init(setup: RunSetup) throws {
         guard let settings = setup.config.digest else {
             throw SimpleError(.config, "\(setup.config.path) has no [digest] section; add one with to, from and smtp (see Examples/triage.conf)")
         }
         self.setup = setup
         self.settings = settings
-        do {
-            endpoint = try DeliveryEndpoint(parsing: settings.smtp)
-        } catch let error as TriageError {
-            throw SimpleError(.config, "\(setup.config.path): \(error.message)")
-        }
+        endpoint = settings.smtp
     }
 
     var dispatcher: DigestDispatcher {

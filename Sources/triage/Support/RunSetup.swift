@@ -24,7 +24,7 @@ struct RunSetup {
 
     private static func load(configOption: String?, context: Context, withRules: Bool) throws -> RunSetup {
         let config = try configuration(configOption, context: context)
-        let zone = config.triage.timezone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+        let zone = config.triage.timeZone ?? TimeZone.current
         let store = Store(path: config.triage.store ?? context.defaultStorePath(), timeZone: zone)
         var rules: CompiledRules?
         if withRules {
