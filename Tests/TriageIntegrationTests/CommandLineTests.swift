@@ -72,8 +72,13 @@ final class CommandLineTests: XCTestCase {
                     XCTAssertEqual(a.positional, ["word"])
                 }
             }
-            // Any other option, including another command's, is a usage error naming it.
+            // Any other option, including another command's, is a usage error naming it
+            // (in `remind`, a word with one dash is a word of the title).
             for name in everyName.subtracting(spec.allOptions.flatMap(\.names)) {
+                if spec.dashWords && !name.hasPrefix("--") {
+                    XCTAssertEqual(try Arguments([name, "x"], spec: spec).positional, [name, "x"], "\(spec.name) \(name)")
+                    continue
+                }
                 XCTAssertThrowsError(try Arguments([name, "x"], spec: spec), "\(spec.name) accepted \(name)") { error in
                     XCTAssertEqual((error as? SimpleError)?.exitStatus, .usage)
                     XCTAssertTrue((error as? SimpleError)?.message.hasPrefix("\(spec.name): unknown option \(name);") == true,
@@ -126,6 +131,11 @@ final class CommandLineTests: XCTestCase {
         let value = try triage(["queue", "--config", "--help"])
         XCTAssertEqual(value.status, 66)
         XCTAssertTrue(value.err.contains("--help") && value.err.contains("no configuration file"), value.err)
+        // In remind, a word with one dash is a word (as before the table), -h is still help.
+        let dash = try triage(["remind", "add", "Buy", "milk", "-urgent", "on", "2027-01-16", "--config", config])
+        XCTAssertEqual(dash.status, 0, dash.err)
+        XCTAssertTrue(try triage(["remind", "--config", config]).out.contains("2027-01-16  Buy milk -urgent"))
+        XCTAssertTrue(try triage(["remind", "add", "Buy", "-h"]).out.hasPrefix("usage: triage remind"))
         // A negative number is a word, not an option.
         let coordinates = try triage(["remind", "add", "Harbour", "near", "-33.86,151.21", "radius", "1", "km", "--config", config])
         XCTAssertEqual(coordinates.status, 0, coordinates.err)

@@ -23,7 +23,7 @@ enum RemindCommand: Command {
         dentist in 2 days' and 'remind add "Call the dentist" in 2 days' are the
         same; the note is the words after 'note' up to the next clause. Quote a
         title or note that holds a clause word ("Pick up at the station"); words
-        that start with - go after --.
+        that start with -- go after --.
 
         'done' closes reminders, 'reopen' opens them again, 'remove' hides them.
         """,
@@ -35,7 +35,8 @@ enum RemindCommand: Command {
         ],
         notes: "Exit status: 0 success; 64 usage error (for add: the reminder's words, with the column); "
             + "65 an unknown or ambiguous id (nothing is changed); 66 no configuration file; "
-            + "75 another triage holds the store's lock.")
+            + "75 another triage holds the store's lock.",
+        dashWords: true)
 
     static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
         if let status = try StatusVerb.apply(a, Reminder.self, context: context, set: {

@@ -7,7 +7,8 @@ import TriageCore
 /// Anything the table does not declare is a usage error (exit 64). `--` ends the
 /// options: every word after it is positional, `--help` included. A word that is
 /// a dash and a digit (`-5`, `-33.87,151.21`: a negative number or a coordinate)
-/// and `-` alone (standard input) are positional too.
+/// and `-` alone (standard input) are positional too, and so is any word with one
+/// dash in a command whose table says `dashWords`.
 struct Arguments {
     /// Positional arguments, in order.
     private(set) var positional: [String] = []
@@ -82,7 +83,8 @@ struct Arguments {
         mutating func next() throws -> Word? {
             guard i < args.count else { return nil }
             let arg = args[i]
-            if onlyPositional || arg == "-" || !arg.hasPrefix("-") || Self.isNegativeNumber(arg) {
+            if onlyPositional || arg == "-" || !arg.hasPrefix("-") || Self.isNegativeNumber(arg)
+                || (spec.dashWords && !arg.hasPrefix("--") && spec.option(named: arg) == nil) {
                 i += 1
                 return .positional(arg)
             }

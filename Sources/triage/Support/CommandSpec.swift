@@ -14,6 +14,9 @@ struct CommandSpec: Sendable {
     let options: [Option]
     /// Paragraphs after the options (exit status and the like); may be empty.
     var notes: String = ""
+    /// Whether a word with one dash that is no option of the table is an
+    /// argument (`remind add Buy milk -urgent`), rather than an unknown option.
+    var dashWords = false
 
     /// Help text width.
     static let width = 79
