@@ -39,12 +39,17 @@ final class MailboxRunnerTests: XCTestCase {
         }
         if subject.contains("lost") { actions.append(PlannedAction(action: .move("Nowhere"), rule: "lost")) }
         if subject.contains("odd") { actions.append(PlannedAction(action: .label("odd"), rule: "odd")) }
+        if subject.contains("hook") { actions.append(PlannedAction(action: .webhook(url: "https://hooks.example.test/x"), rule: "hooks")) }
         return actions
     }
 
     private func parse(_ bytes: [UInt8]) -> Message {
         var message = Message()
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\r\n") {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let blank = text.range(of: "\r\n\r\n") {
+            message.snippet = text[blank.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        for line in text[..<(text.range(of: "\r\n\r\n")?.lowerBound ?? text.endIndex)].split(separator: "\r\n") {
             if line.hasPrefix("Subject: ") { message.subject = String(line.dropFirst(9)) }
             if line.hasPrefix("Message-ID: <") { message.messageID = String(line.dropFirst(13).dropLast()) }
         }
@@ -146,6 +151,22 @@ final class MailboxRunnerTests: XCTestCase {
         XCTAssertFalse(connection.log.contains { $0.hasPrefix("store") || $0.hasPrefix("move") })
         XCTAssertTrue(store.queueEntries().records.isEmpty)
         XCTAssertNil(try state())
+    }
+
+    func testWebhookActionWritesADeliveryRecordWithTheMessagesText() throws {
+        let connection = InMemoryMailConnection()
+        connection.deliver(subject: "hook me")
+        try MailboxState(uidValidity: 7, lastUID: 0).save(store: dir, account: "acct", mailbox: "INBOX")
+        XCTAssertEqual(try run(connection).recordsCreated, 1)
+        let delivery = try XCTUnwrap(store.records(WebhookDelivery.self).records.first)
+        XCTAssertEqual(delivery.url, "https://hooks.example.test/x")
+        XCTAssertEqual(delivery.rule, "hooks")
+        XCTAssertEqual(delivery.message.snippet, "Body of hook me", "the text was fetched for the snippet")
+        XCTAssertEqual(delivery.id, RecordID.forMessage(account: "acct", messageKey: "mid:m1-INBOX@memory.test", rule: "hooks",
+                                                        actionKey: RecordID.actionKey(.webhook(url: "https://hooks.example.test/x"))),
+                       "the id derives from the message, the rule and the action")
+        XCTAssertTrue(connection.log.contains("fetch 1 header"))
+        XCTAssertTrue(connection.log.contains("fetch 1"), "then the text, for the record: \(connection.log)")
     }
 
     // MARK: - UIDVALIDITY
