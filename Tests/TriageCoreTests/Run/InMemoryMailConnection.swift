@@ -86,7 +86,7 @@ final class InMemoryMailConnection: MailConnection {
     func open(_ mailbox: String, readOnly: Bool) throws -> MailboxStatus {
         log.append("open \(mailbox)")
         guard let box = mailboxes[mailbox] else {
-            throw MailError(.configuration, server: serverName, "mailbox \"\(mailbox)\" does not exist")
+            throw MailError(.missingFolder, server: serverName, "mailbox \"\(mailbox)\" does not exist")
         }
         current = mailbox
         return MailboxStatus(name: mailbox, uidValidity: box.uidValidity, uidNext: reportsUIDNext ? box.uidNext : 0,
