@@ -63,7 +63,7 @@ public struct MailboxRunner {
     /// whatever was finished before stays finished.
     public func run(on connection: MailConnection) throws -> Outcome {
         var outcome = Outcome()
-        // 1. Select, and where to start (nil: a first run, which only remembers where it is).
+        // Phase 1: select, and where to start (nil: a first run, which only remembers where it is).
         let status = try connection.open(mailbox, readOnly: options.dryRun)
         let saved = try MailboxState.load(store: store.root, account: account, mailbox: mailbox)
         guard var pass = try startPoint(status: status, saved: saved) else {
@@ -81,14 +81,14 @@ public struct MailboxRunner {
         while index < uids.count {
             let batchUIDs = Array(uids[index..<min(index + max(1, options.batchSize), uids.count)])
             index += batchUIDs.count
-            // 2. Fetch and classify.
+            // Phase 2: fetch and classify.
             let classified = try fetchAndClassify(batchUIDs, pass: pass, on: connection, outcome: &outcome)
-            // 3. Plan: the records to write and the commands to send.
+            // Phase 3: plan the records to write and the commands to send.
             let plan = makePlan(classified)
             guard !options.dryRun else { continue }
-            // 4. Apply: store records, then server actions.
+            // Phase 4: apply: store records, then server actions.
             try apply(plan, batch: batchUIDs, pass: &pass, on: connection, outcome: &outcome)
-            // 5. State, only now that the batch is done.
+            // Phase 5: save the state, only now that the batch is done.
             try saveState(after: batchUIDs, finished: index == uids.count, pass: pass)
         }
         try finish(uids: uids, pass: pass, on: connection, outcome: &outcome)
