@@ -16,9 +16,8 @@ public struct ServerPlan: Sendable {
     /// are in `facts`, open in `mailbox`.
     public mutating func add(_ actions: [PlannedAction], uid: UInt32, facts: ServerFacts, mailbox: String) {
         for planned in actions {
-            switch planned.action.serverEffect {
-            case .none:
-                break
+            guard let effect = planned.action.serverEffect else { continue }
+            switch effect {
             case .change(let change):
                 if let needed = ServerPlan.remaining(change, facts: facts) { append(needed, uid) }
             case .move(let folder) where !ServerPlan.sameMailbox(folder, mailbox):

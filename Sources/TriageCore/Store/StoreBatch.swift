@@ -22,14 +22,11 @@ public struct StoreBatch: Sendable {
     /// this message, so the same message always gets the same id.
     @discardableResult
     public mutating func add(_ action: Action, rule: String, message: Message, created: Timestamp) -> Bool {
-        let effect = action.storeEffect
-        if effect == .none { return false }
+        guard let effect = action.storeEffect else { return false }
         let id = RecordID.forMessage(message, rule: rule, action: action)
         let today = created.localDay
         let summary = MessageSummary(message)
         switch effect {
-        case .none:
-            return false
         case .queueEntry(let name, let inDays):
             add(QueueEntry(id: id, queue: name, created: created, due: today.adding(days: inDays ?? 0),
                            rule: rule, message: summary))

@@ -2,8 +2,6 @@
 /// record and what the action says about it. `StoreBatch.add(_:rule:message:created:)`
 /// makes the record.
 public enum StoreEffect: Hashable, Sendable {
-    /// No record (a server action, or `stop`).
-    case none
     /// A `QueueEntry` in queue `queue`, due in `inDays` days (nil: today).
     case queueEntry(queue: String, inDays: Int?)
     /// A `Reminder` made from `spec`.
@@ -15,15 +13,15 @@ public enum StoreEffect: Hashable, Sendable {
 }
 
 extension Action {
-    /// What this action writes to the store. No `default:`: a new action does not
-    /// compile until it says whether it makes a record.
-    public var storeEffect: StoreEffect {
+    /// What this action writes to the store; nil for none (a server action, or
+    /// `stop`). No `default:`: a new action does not compile until it says.
+    public var storeEffect: StoreEffect? {
         switch self {
         case .queue(let name, let inDays): return .queueEntry(queue: name, inDays: inDays)
         case .remind(let spec): return .reminder(spec)
         case .digest(let section): return .digestEntry(section: section)
         case .webhook(let url): return .webhookDelivery(url: url)
-        case .label, .unlabel, .move, .markRead, .markUnread, .flag, .stop: return .none
+        case .label, .unlabel, .move, .markRead, .markUnread, .flag, .stop: return nil
         }
     }
 }
