@@ -110,6 +110,17 @@ final class MailboxRunnerTests: XCTestCase {
         XCTAssertEqual(connection.log, ["open INBOX"])
     }
 
+    func testWithoutUIDNEXTTheRunAsksForNewUIDs() throws {
+        let connection = InMemoryMailConnection(folders: ["Receipts"])
+        try MailboxState(uidValidity: 7, lastUID: 0).save(store: dir, account: "acct", mailbox: "INBOX")
+        connection.reportsUIDNext = false
+        XCTAssertEqual(try run(connection).processed, 0)
+        XCTAssertEqual(connection.log, ["open INBOX", "uids>0"], "UIDNEXT unknown: nothing says the mailbox is unchanged")
+        connection.deliver(subject: "a receipt")
+        XCTAssertEqual(try run(connection).processed, 1)
+        XCTAssertEqual(try state()?.lastUID, 1)
+    }
+
     func testAFirstDryRunSavesNothing() throws {
         let connection = InMemoryMailConnection()
         connection.deliver(subject: "a receipt")
