@@ -149,18 +149,25 @@ public final class MaildirConnection: MailConnection {
         }
         let sourceKeywords = KeywordFile.load(dir)
         var targetKeywords = KeywordFile.load(target)
+        // Keyword letters are per folder: translate them by name. The target's new
+        // letters are saved before any message carries them into it, so a crash never
+        // leaves a message with a letter its folder does not define.
+        var letters: [UInt32: Set<Character>] = [:]
+        for uid in uids {
+            guard let relative = paths[uid] else { continue }
+            let names = MaildirInfo(fileName: relative).keywordLetters.compactMap { sourceKeywords.name(of: $0) }
+            letters[uid] = Set(names.compactMap { targetKeywords.letter(for: $0, create: true) })
+        }
+        if targetKeywords.changed { try targetKeywords.save(target, server: serverName) }
         for uid in uids {
             guard let relative = paths[uid] else { continue }
             var info = MaildirInfo(fileName: relative)
-            // Keyword letters are per folder: translate them by name.
-            let names = info.keywordLetters.compactMap { sourceKeywords.name(of: $0) }
-            info.keywordLetters = Set(names.compactMap { targetKeywords.letter(for: $0, create: true) })
+            info.keywordLetters = letters[uid] ?? []
             let folderPart = relative.hasPrefix("new/") && info.letters.isEmpty ? "new/" : "cur/"
             let name = folderPart + baseName(relative) + (folderPart == "new/" ? "" : ":2," + info.letters)
             try rename(dir + "/" + relative, target + "/" + name)
             paths[uid] = nil
         }
-        if targetKeywords.changed { try targetKeywords.save(target, server: serverName) }
         return .rename
     }
 

@@ -1,43 +1,35 @@
 import Foundation
 import TriageCore
 
-/// Writes a Maildir bookkeeping file (`triage-uidlist`, `dovecot-keywords`)
-/// atomically: a temporary file, then a rename. A failure is a `MailError` naming
-/// the file and the system's reason (exit 75), like every other account failure,
-/// so the run goes on with the other accounts and the digest.
+/// Writes a Maildir bookkeeping file (`triage-uidlist`, `dovecot-keywords`) with
+/// `AtomicFile`, durably. A failure is a `MailError` naming the file and the
+/// system's reason (exit 75), like every other account failure, so the run goes on
+/// with the other accounts and the digest.
+///
+/// Why durable (file and folder flushed before the run goes on): both files are
+/// indexes that must never go backwards after a power cut. The run state
+/// (`last_uid`) is saved durably after the batch; a `triage-uidlist` that came back
+/// older would hand the same UIDs to newer messages, which the state then says were
+/// already processed, so they would be skipped for good. A `dovecot-keywords` that
+/// came back older would leave message names carrying letters it no longer defines,
+/// and the next keyword to be added would take such a letter and mislabel them.
 enum MaildirFile {
     static func write(_ text: String, to path: String, server: String) throws {
-        let temp = path + ".tmp"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw failure(path, errno, server: server) }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let error = errno
-                close(fd)
-                unlink(temp)
-                throw failure(path, error, server: server)
-            }
-            written += n
-        }
-        guard close(fd) == 0 else {
-            let error = errno
-            unlink(temp)
-            throw failure(path, error, server: server)
-        }
-        guard rename(temp, path) == 0 else {
-            let error = errno
-            unlink(temp)
-            throw failure(path, error, server: server)
+        do {
+            try AtomicFile.write(path: path, data: Data(text.utf8), mode: mode(of: path), durable: true)
+        } catch StoreError.io(_, _, let code) {
+            throw MailError(.protocol, server: server,
+                            "cannot write \(path): \(String(cString: strerror(code))); nothing was changed in this mailbox. "
+                            + "Check that the Maildir is writable and has free space, then run again")
         }
     }
 
-    private static func failure(_ path: String, _ error: Int32, server: String) -> MailError {
-        MailError(.protocol, server: server,
-                  "cannot write \(path): \(String(cString: strerror(error))); nothing was changed in this mailbox. "
-                  + "Check that the Maildir is writable and has free space, then run again")
+    /// Like Dovecot's files, the folder's read and write permissions (a 0700 Maildir
+    /// gets 0600 files, a group-shared 0770 one 0660); 0600 when it cannot be read.
+    private static func mode(of path: String) -> mode_t {
+        var info = stat()
+        let folder = (path as NSString).deletingLastPathComponent
+        guard stat(folder.isEmpty ? "." : folder, &info) == 0 else { return 0o600 }
+        return info.st_mode & 0o666
     }
 }

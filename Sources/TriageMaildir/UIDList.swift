@@ -3,7 +3,7 @@ import Foundation
 /// `triage-uidlist`: the UID of every message in a Maildir folder, by base name.
 ///
 /// Format (text): a first line `V<uidvalidity> N<next uid>`, then one `UID BASENAME`
-/// line per message. Replaced atomically (temp file, rename).
+/// line per message. Replaced atomically and durably (`MaildirFile` says why).
 struct UIDList {
     /// UIDVALIDITY for the folder.
     var validity: UInt32

@@ -3,11 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import TriageCore
 
-/// `file:DIR` delivery: writes each message as one `.eml` file, atomically
-/// (a private temporary file, flushed, then renamed into place) and readable
-/// by the owner only (0600). The folder is created 0700 when missing.
+/// `file:DIR` delivery: writes each message as one `.eml` file, atomically and
+/// durably (`AtomicFile`) and readable by the owner only (0600). The folder is created 0700 when missing.
 ///
 /// The file is named after the Message-ID, so delivering the same message
 /// again (a retried digest) replaces it rather than adding a second copy.
@@ -37,30 +37,11 @@ public struct FileDelivery: MailDelivery {
     public func deliver(_ message: ComposedMessage) throws {
         try makeDirectory(directory)
         let target = path(for: message)
-        let temporary = (directory.hasSuffix("/") ? directory : directory + "/")
-            + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).eml"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw failure("cannot create \(temporary): \(FileSystem.errorText())") }
-        var ok = fchmod(fd, 0o600) == 0
-        let bytes = message.bytes
-        var written = 0
-        while ok, written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { ok = false; break }
-            written += n
+        do {
+            try AtomicFile.write(path: target, data: Data(message.bytes), mode: 0o600, durable: true)
+        } catch StoreError.io(_, _, let code) {
+            throw failure("cannot write \(target): \(FileSystem.errorText(code))")
         }
-        let problem = ok ? nil : FileSystem.errorText()
-        ok = ok && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(temporary, target) == 0 else {
-            let why = problem ?? FileSystem.errorText()
-            unlink(temporary)
-            throw failure("cannot write \(target): \(why)")
-        }
-        // Make the rename itself durable.
-        let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirFD >= 0 { fsync(dirFD); close(dirFD) }
     }
 
     private func makeDirectory(_ path: String) throws {

@@ -72,7 +72,7 @@ final class DigestCommandTests: XCTestCase {
         XCTAssertTrue(head.contains("MIME-Version: 1.0"))
         XCTAssertTrue(out.contains("Content-Type: multipart/alternative"))
         XCTAssertFalse(out.components(separatedBy: "\r\n").contains { $0.lowercased().hasPrefix("bcc:") })
-        XCTAssertFalse(store.isDigestSent(Self.day))
+        XCTAssertFalse(store.digestLedger.isSent(Self.day))
         XCTAssertEqual(store.unreportedDigestEntries().records.count, 1)
         XCTAssertEqual(emlFiles(), [])
 
@@ -96,7 +96,7 @@ final class DigestCommandTests: XCTestCase {
         XCTAssertEqual(first.headers.contains("Bcc"), false)
         XCTAssertEqual(first.defects, [])
         XCTAssertEqual(first.html?.contains("&lt;script&gt;"), true)
-        XCTAssertTrue(store.isDigestSent(Self.day))
+        XCTAssertTrue(store.digestLedger.isSent(Self.day))
         XCTAssertEqual(store.unreportedDigestEntries().records.count, 0)
 
         let again = try triage("digest", "--send", "--date", Self.day.iso)
@@ -115,11 +115,11 @@ final class DigestCommandTests: XCTestCase {
         try writeConfig(smtp: "file:out", hour: 7)
         // Before the [digest] hour (07:00 in Chicago) the day before's digest is the one due.
         try triage("run", "--now", "2030-02-01T06:59")
-        XCTAssertEqual(try store.digestSentDays(), [CivilDate(year: 2030, month: 1, day: 31)])
+        XCTAssertEqual(try store.digestLedger.sentDays(), [CivilDate(year: 2030, month: 1, day: 31)])
         // 13:00 UTC is 07:00 in Chicago: the digest of 2030-02-01, exactly.
         try triage("run", "--now", "2030-02-01T13:00:00Z")
         XCTAssertEqual(emlFiles().count, 2)
-        XCTAssertEqual(try store.digestSentDays(), [CivilDate(year: 2030, month: 1, day: 31), CivilDate(year: 2030, month: 2, day: 1)])
+        XCTAssertEqual(try store.digestLedger.sentDays(), [CivilDate(year: 2030, month: 1, day: 31), CivilDate(year: 2030, month: 2, day: 1)])
         let headers = try emlFiles().map { try String(contentsOfFile: dir + "/out/" + $0, encoding: .utf8) }
             .compactMap { $0.components(separatedBy: "\r\n").first { $0.hasPrefix("X-Triage-Digest: ") } }
         XCTAssertEqual(headers.sorted(), ["X-Triage-Digest: 2030-01-31", "X-Triage-Digest: 2030-02-01"])
@@ -130,7 +130,7 @@ final class DigestCommandTests: XCTestCase {
         // The next day, the next digest.
         try triage("run", "--now", "2030-02-02T08:00")
         XCTAssertEqual(emlFiles().count, 3)
-        XCTAssertTrue(store.isDigestSent(CivilDate(year: 2030, month: 2, day: 2)))
+        XCTAssertTrue(store.digestLedger.isSent(CivilDate(year: 2030, month: 2, day: 2)))
     }
 
     func testPreviewDefaultsToTheDayOfNow() throws {
@@ -145,7 +145,7 @@ final class DigestCommandTests: XCTestCase {
         let (_, err) = try triage("digest", "--send", "--date", Self.day.iso)
         XCTAssertTrue(err.contains("nothing to report"), err)
         XCTAssertEqual(emlFiles(), [])
-        XCTAssertFalse(store.isDigestSent(Self.day))
+        XCTAssertFalse(store.digestLedger.isSent(Self.day))
     }
 
     func testAFailedDeliveryExits75AndMarksNothing() throws {
@@ -154,7 +154,7 @@ final class DigestCommandTests: XCTestCase {
         try writeConfig(smtp: "file:blocked")
         let (_, err) = try triage("digest", "--send", "--date", Self.day.iso, expect: 75)
         XCTAssertTrue(err.contains("digest of 2030-01-15 not sent (step: write)"), err)
-        XCTAssertFalse(store.isDigestSent(Self.day))
+        XCTAssertFalse(store.digestLedger.isSent(Self.day))
         XCTAssertEqual(store.unreportedDigestEntries().records.count, 1)
         // triage run reports it the same way and exits 75.
         let run = try triage("run", expect: 75)

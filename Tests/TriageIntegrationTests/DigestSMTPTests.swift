@@ -100,7 +100,7 @@ final class DigestSMTPTests: XCTestCase {
         XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; Bcc: evil@example.test"))
         XCTAssertTrue(html.contains("Shop &lt;b&gt;"))
         let store = Store(path: dir + "/store", timeZone: Self.zone)
-        XCTAssertEqual(try store.digestSentDays(), [CivilDate(year: 2030, month: 1, day: 15)])
+        XCTAssertEqual(try store.digestLedger.sentDays(), [CivilDate(year: 2030, month: 1, day: 15)])
         XCTAssertTrue(store.unreportedDigestEntries().records.isEmpty)
 
         // A second run the same day sends nothing.
@@ -117,7 +117,7 @@ final class DigestSMTPTests: XCTestCase {
         XCTAssertFalse(err.contains("wrong"), "the password must not be printed: \(err)")
         XCTAssertEqual(received(), [])
         let store = Store(path: dir + "/store", timeZone: Self.zone)
-        XCTAssertEqual(try store.digestSentDays(), [])
+        XCTAssertEqual(try store.digestLedger.sentDays(), [])
         XCTAssertEqual(store.unreportedDigestEntries().records.count, 1)
     }
 }

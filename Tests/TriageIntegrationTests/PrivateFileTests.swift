@@ -1,4 +1,5 @@
 import Foundation
+import TriageCore
 @testable import triage
 import XCTest
 
@@ -55,7 +56,7 @@ final class PrivateFileTests: XCTestCase {
     }
 
     func testTemporaryNamesAreUnpredictable() {
-        let names = (0..<200).map { _ in PrivateFile.randomName() }
+        let names = (0..<200).map { _ in AtomicFile.randomName() }
         XCTAssertEqual(Set(names).count, names.count)
         XCTAssertTrue(names.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) }, "\(names.prefix(3))")
     }

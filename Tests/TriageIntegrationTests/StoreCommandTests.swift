@@ -122,6 +122,20 @@ final class StoreCommandTests: XCTestCase {
         XCTAssertEqual(try triage("queue").status, 0) // reading needs no lock
     }
 
+    func testAStoreOfANewerFormatIsRefusedWithExit65AndLeftAsItIs() throws {
+        try seedQueues()
+        try "2\n".write(toFile: store.root + "/format", atomically: false, encoding: .utf8)
+        let before = try FileManager.default.subpathsOfDirectory(atPath: store.root).sorted()
+        for args in [["queue"], ["queue", "done", "bbbb"], ["remind", "add", "Call Bob"]] {
+            let run = try TriageProcess.run(args + ["--config", config], directory: folder)
+            XCTAssertEqual(run.status, 65, "\(args): \(run.err)")
+            XCTAssertEqual(run.out, "")
+            XCTAssertTrue(run.err.contains(store.root + "/format") && run.err.contains("newer triage"), run.err)
+        }
+        XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: store.root).sorted(), before)
+        XCTAssertEqual(store.queueEntries([.done]).records, [])
+    }
+
     func testCorruptRecordIsReportedWithItsPathAndSkipped() throws {
         try seedQueues()
         let path = store.path(of: entry(Self.id("bbbb"), queue: "reply", subject: "", from: "", minutes: 0))

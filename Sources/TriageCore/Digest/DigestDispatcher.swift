@@ -33,7 +33,7 @@ public struct DigestDispatcher {
         let reminders = store.openReminders()
         let queue = store.openQueueEntries()
         var entries = store.unreportedDigestEntries()
-        if store.isDigestSent(day) {
+        if store.digestLedger.isSent(day) {
             // Show what that day's digest held when it is previewed or resent.
             let reported = store.records(DigestEntry.self, in: ["reported"])
             entries.records += reported.records.filter { $0.reported == day }
@@ -56,8 +56,8 @@ public struct DigestDispatcher {
     /// Sends the digest due at `now` by the schedule, if any (what `triage run` does).
     public func sendDue(now: Date, delivery: () throws -> any MailDelivery) throws -> DigestOutcome {
         try store.withLock {
-            try store.finishDigestReporting()
-            guard let day = schedule.dueDay(at: now, sent: try store.digestSentDays()) else { return .notDue }
+            try store.digestLedger.finishReporting()
+            guard let day = schedule.dueDay(at: now, sent: try store.digestLedger.sentDays()) else { return .notDue }
             return try send(day: day, now: now, force: false, delivery: delivery)
         }
     }
@@ -67,7 +67,7 @@ public struct DigestDispatcher {
     /// already sent gets its own Message-ID.
     public func send(day: CivilDate, now: Date, force: Bool, delivery: () throws -> any MailDelivery) throws -> DigestOutcome {
         try store.withLock {
-            let sentBefore = store.isDigestSent(day)
+            let sentBefore = store.digestLedger.isSent(day)
             if sentBefore && !force { return .alreadySent(day) }
             let draft = try draft(day: day, now: now, resend: sentBefore)
             if draft.plan.isEmpty && !settings.sendEmpty && !force {
@@ -76,7 +76,7 @@ public struct DigestDispatcher {
             try delivery().deliver(draft.message)
             do {
                 let ids = draft.plan.digestEntryIDs
-                try store.markDigestSent(day, now: now, entries: ids)
+                try store.digestLedger.markSent(day, now: now, entries: ids)
                 if !ids.isEmpty { try store.markReported(ids, day: day) }
             } catch let error as TriageError {
                 throw SimpleError(error.exitStatus,

@@ -60,12 +60,7 @@ public struct MailboxState: Codable, Equatable, Sendable {
         try StoreFiles.makeFolder(folder)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(self)
-        let temp = folder + "/" + StoreFiles.tempPrefix + "state." + String(getpid())
-        try? StoreFiles.remove(temp)
-        try StoreFiles.writeNew(temp, data, sync: true)
-        try StoreFiles.rename(temp, file)
-        try StoreFiles.syncFolder(folder)
+        try AtomicFile.write(path: file, data: try encoder.encode(self), durable: true)
     }
 
     /// Escapes a name for use as a file name: bytes other than `A-Z a-z 0-9 . _ -` as `%XX`.

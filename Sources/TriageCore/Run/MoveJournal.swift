@@ -77,11 +77,7 @@ public struct MoveJournal: Codable, Equatable, Sendable {
         try StoreFiles.makeFolder(folder)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let temp = folder + "/" + StoreFiles.tempPrefix + "moves." + String(getpid())
-        try? StoreFiles.remove(temp)
-        try StoreFiles.writeNew(temp, try encoder.encode(self), sync: true)
-        try StoreFiles.rename(temp, file)
-        try StoreFiles.syncFolder(folder)
+        try AtomicFile.write(path: file, data: try encoder.encode(self), durable: true)
     }
 
     /// Removes the journal of a mailbox, if any.

@@ -32,6 +32,8 @@ public struct DigestEntry: StoreRecord, Hashable {
 
     public var statusFolder: String { reported == nil ? "pending" : "reported" }
 
+    public var candidateLabel: String { "\(section): \(message.subject ?? "(no subject)")" }
+
     public var json: JSONValue {
         .object([
             ("id", .string(id)),

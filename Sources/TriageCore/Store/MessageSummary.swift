@@ -1,6 +1,6 @@
 /// What a record keeps of the message it was made from: enough to show it in a
 /// list or digest and to find it again in the mailbox.
-public struct MessageSummary: Hashable, Sendable, Codable {
+public struct MessageSummary: Hashable, Sendable, Decodable {
     /// The first From mailbox.
     public var from: Address?
     /// The subject.

@@ -43,6 +43,8 @@ public struct QueueEntry: StoreRecord, Hashable {
 
     public var statusFolder: String { status.rawValue }
 
+    public var candidateLabel: String { "\(queue), due \(due.iso): \(message.subject ?? "(no subject)") [\(status.rawValue)]" }
+
     public var json: JSONValue {
         .object([
             ("id", .string(id)),

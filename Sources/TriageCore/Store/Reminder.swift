@@ -37,7 +37,7 @@ public struct Reminder: StoreRecord, Hashable {
     }
 
     /// The stored form of a place, in the record's snake_case style.
-    private struct StoredPlace: Codable {
+    private struct StoredPlace: Decodable {
         var latitude: Double
         var longitude: Double
         var radius_m: Double
@@ -87,23 +87,9 @@ public struct Reminder: StoreRecord, Hashable {
         message = try c.decodeIfPresent(MessageSummary.self, forKey: .message)
     }
 
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(title, forKey: .title)
-        try c.encode(note, forKey: .note)
-        try c.encode(due, forKey: .due)
-        try c.encode(at, forKey: .at)
-        try c.encode(place.map { StoredPlace(latitude: $0.latitude, longitude: $0.longitude, radius_m: $0.radiusMeters,
-                                             proximity: $0.proximity, title: $0.title) }, forKey: .place)
-        try c.encode(status, forKey: .status)
-        try c.encode(created, forKey: .created)
-        try c.encode(statusChanged, forKey: .statusChanged)
-        try c.encode(rule, forKey: .rule)
-        try c.encode(message, forKey: .message)
-    }
-
     public var statusFolder: String { status.rawValue }
+
+    public var candidateLabel: String { "due \(due.iso): \(title) [\(status.rawValue)]" }
 
     public var json: JSONValue {
         .object([

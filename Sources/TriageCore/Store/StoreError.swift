@@ -12,6 +12,9 @@ public enum StoreError: TriageError, Equatable, CustomStringConvertible {
     case unreadable(StoreProblem)
     /// One or more ids given on the command line did not name exactly one record (exit 65).
     case ids([IDProblem])
+    /// `STORE/format` names a format this triage cannot read: a newer one, or not a
+    /// number (exit 65, like any data this version cannot read). Nothing is changed.
+    case format(store: String, found: String, supported: Int)
 
     /// What was wrong with one id a person typed.
     public enum IDProblem: Equatable, Sendable {
@@ -40,7 +43,7 @@ public enum StoreError: TriageError, Equatable, CustomStringConvertible {
         switch self {
         case .locked: return .tempFail
         case .io(_, _, let errno): return StoreError.isEnvironmental(errno) ? .tempFail : .cantCreate
-        case .unreadable, .ids: return .dataError
+        case .unreadable, .ids, .format: return .dataError
         }
     }
 
@@ -66,6 +69,13 @@ public enum StoreError: TriageError, Equatable, CustomStringConvertible {
             return problem.description
         case .ids(let problems):
             return problems.map(\.message).joined(separator: "\n")
+        case .format(let store, let found, let supported):
+            if let number = Int(found), number > supported {
+                return "the store \(store) has format \(number) (\(store)/format), written by a newer triage; this one reads "
+                    + "format \(supported) and changed nothing. Upgrade triage, or set `store =` in [triage] to another folder"
+            }
+            return "\(store)/format should hold the store's format number (\(supported)) but holds '\(ControlCharacters.replaced(in: found))'; "
+                + "nothing was changed. Put \(supported) in it if this folder is a triage store, else check `store =` in [triage]"
         }
     }
 

@@ -3,12 +3,9 @@ import Foundation
 import Glibc
 #endif
 
-/// The few POSIX file operations the store needs, with explicit modes (never the
-/// umask's) and errors that name the path.
+/// The few POSIX file operations the store needs besides replacing a file
+/// (`AtomicFile`), with explicit modes (never the umask's) and errors that name the path.
 enum StoreFiles {
-    /// Prefix of temporary files; listings only see `<32 hex>.json`, so these never show.
-    static let tempPrefix = ".tmp-"
-
     /// Creates `path` (and missing parents) as a 0700 folder; returns whether it was created.
     @discardableResult
     static func makeFolder(_ path: String) throws -> Bool {
@@ -106,53 +103,9 @@ enum StoreFiles {
         return data
     }
 
-    /// Writes a new 0600 file with `data` (failing if it exists) and, when `sync`, fsyncs it.
-    static func writeNew(_ path: String, _ data: Data, sync: Bool) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StoreError.io(path: path, operation: "create", errno: errno) }
-        var ok = false
-        defer {
-            close(fd)
-            if !ok { unlink(path) }
-        }
-        guard fchmod(fd, 0o600) == 0 else { throw StoreError.io(path: path, operation: "set mode 0600 on", errno: errno) }
-        var written = 0
-        while written < data.count {
-            let n = data.withUnsafeBytes { buf in write(fd, buf.baseAddress! + written, buf.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw StoreError.io(path: path, operation: "write", errno: errno)
-            }
-            written += n
-        }
-        if sync, fsync(fd) != 0 { throw StoreError.io(path: path, operation: "flush to disk", errno: errno) }
-        ok = true
-    }
-
-    /// Atomically replaces `to` with `from` (same file system).
-    static func rename(_ from: String, _ to: String) throws {
-        guard Glibc.rename(from, to) == 0 else { throw StoreError.io(path: to, operation: "rename \(from) to", errno: errno) }
-    }
-
     /// Removes a file; a missing file is fine.
     static func remove(_ path: String) throws {
         guard unlink(path) == 0 || errno == ENOENT else { throw StoreError.io(path: path, operation: "remove", errno: errno) }
-    }
-
-    /// Flushes a written file's data to disk.
-    static func syncFile(_ path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError.io(path: path, operation: "open", errno: errno) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw StoreError.io(path: path, operation: "flush to disk", errno: errno) }
-    }
-
-    /// Flushes a folder's entries (creations, renames, removals) to disk.
-    static func syncFolder(_ path: String) throws {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError.io(path: path, operation: "open", errno: errno) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw StoreError.io(path: path, operation: "flush to disk", errno: errno) }
     }
 
     /// The modification time in nanoseconds, or nil when the file does not exist.

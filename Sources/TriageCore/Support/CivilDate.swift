@@ -2,7 +2,7 @@
 ///
 /// Days are dates, not counts of 86,400 seconds, so they stay right across
 /// daylight-saving changes.
-public struct CivilDate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct CivilDate: Hashable, Comparable, Sendable, Decodable, CustomStringConvertible {
     /// The year, e.g. 2026.
     public var year: Int
     /// The month, 1...12.
@@ -81,7 +81,8 @@ public struct CivilDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
     }
 
-    // Stored in JSON as "YYYY-MM-DD", the form people read and write.
+    // Stored in JSON as "YYYY-MM-DD", the form people read and write. Written only
+    // through the records' ordered JSON (`iso`), so there is no `encode(to:)`.
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = CivilDate(iso: text) else {
@@ -89,10 +90,5 @@ public struct CivilDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
                                                     debugDescription: "not a YYYY-MM-DD date: \(text)"))
         }
         self = date
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(iso)
     }
 }

@@ -107,7 +107,7 @@ enum DigestCommand: Command {
             days = (0..<count).map { start.adding(days: $0) }
         } else {
             let schedule = DigestSchedule(hour: setup.config.digest?.hour ?? 7, timeZone: setup.timeZone)
-            days = schedule.upcomingDays(at: context.now, sent: (try? store.digestSentDays()) ?? [], count: count)
+            days = schedule.upcomingDays(at: context.now, sent: (try? store.digestLedger.sentDays()) ?? [], count: count)
         }
         let reminders = store.openReminders(), queue = store.openQueueEntries(), entries = store.unreportedDigestEntries()
         setup.report(reminders.problems + queue.problems + entries.problems, context)

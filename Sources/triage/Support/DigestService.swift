@@ -60,7 +60,7 @@ struct DigestService {
     static func prefetchPassword(setup: RunSetup, now: Date) -> Result<String, any Error>? {
         guard let settings = setup.config.digest, settings.user != nil, let command = settings.passwordCommand,
               let service = try? DigestService(setup: setup),
-              let sent = try? setup.store.digestSentDays(),
+              let sent = try? setup.store.digestLedger.sentDays(),
               let day = service.dispatcher.schedule.dueDay(at: now, sent: sent) else { return nil }
         if !settings.sendEmpty && service.dispatcher.plan(day: day).0.isEmpty { return nil }
         return Result { try runPasswordCommand(command, settings: settings) }

@@ -25,7 +25,7 @@ struct RunSetup {
     private static func load(configOption: String?, context: Context, withRules: Bool) throws -> RunSetup {
         let config = try configuration(configOption, context: context)
         let zone = config.triage.timeZone ?? TimeZone.current
-        let store = Store(path: config.triage.store ?? context.defaultStorePath(), timeZone: zone)
+        let store = try Store.open(path: config.triage.store ?? context.defaultStorePath(), timeZone: zone)
         var rules: CompiledRules?
         if withRules {
             let loaded = RulesFolder.load(config)

@@ -31,7 +31,7 @@ final class DigestDispatcherTests: XCTestCase {
         let entry = F.digestEntry(F.id("ab01"), section: "FYI", created: F.stamp(2026, 11, 30, 3))
         try store.put(F.queueEntry(F.id("ab02"), due: F.day(2026, 11, 30)))
         try store.put(entry)
-        try store.markDigestSent(F.day(2026, 11, 29), now: F.instant(2026, 11, 29, 7))
+        try store.digestLedger.markSent(F.day(2026, 11, 29), now: F.instant(2026, 11, 29, 7))
         let d = dispatcher()
 
         XCTAssertTrue(isNotDue(try d.sendDue(now: F.instant(2026, 11, 30, 6, 59), delivery: { self.delivery })))
@@ -45,7 +45,7 @@ final class DigestDispatcherTests: XCTestCase {
         XCTAssertEqual(draft.rendered.subject, "triage · Mon 30 Nov: 1 to reconcile, 1 FYI")
         XCTAssertEqual(header("Subject", delivery.delivered[0]).map { $0.lowercased().contains("=?utf-8?") }, true)
         XCTAssertEqual(header("X-Triage-Digest", delivery.delivered[0]), "2026-11-30")
-        XCTAssertTrue(store.isDigestSent(F.day(2026, 11, 30)))
+        XCTAssertTrue(store.digestLedger.isSent(F.day(2026, 11, 30)))
         XCTAssertTrue(store.unreportedDigestEntries().records.isEmpty)
         XCTAssertEqual(try store.record(DigestEntry.self, id: entry.id)?.reported, F.day(2026, 11, 30))
 
@@ -64,7 +64,7 @@ final class DigestDispatcherTests: XCTestCase {
 
     func testAMissedHourIsCaughtUpByTheNextMorningsRun() throws {
         try store.put(F.queueEntry(F.id("ac01"), due: F.day(2026, 11, 30)))
-        try store.markDigestSent(F.day(2026, 11, 29), now: F.instant(2026, 11, 29, 7))
+        try store.digestLedger.markSent(F.day(2026, 11, 29), now: F.instant(2026, 11, 29, 7))
         let d = dispatcher()
         // No run between 07:00 on the 30th and 06:00 on the 1st.
         guard case .sent(let draft) = try d.sendDue(now: F.instant(2026, 12, 1, 6, 0), delivery: { self.delivery }) else {
@@ -83,7 +83,7 @@ final class DigestDispatcherTests: XCTestCase {
             XCTAssertEqual((error as? MailDeliveryError)?.step, .authentication)
             XCTAssertEqual((error as? TriageError)?.exitStatus, .noPermission)
         }
-        XCTAssertFalse(store.isDigestSent(F.day(2026, 11, 30)))
+        XCTAssertFalse(store.digestLedger.isSent(F.day(2026, 11, 30)))
         XCTAssertEqual(store.unreportedDigestEntries().records.map(\.id), [entry.id])
 
         // The next run retries with the same Message-ID.
@@ -100,7 +100,7 @@ final class DigestDispatcherTests: XCTestCase {
         XCTAssertThrowsError(try dispatcher().sendDue(now: F.instant(2026, 11, 30, 8), delivery: {
             throw SimpleError(.tempFail, "password_command of [digest] failed")
         }))
-        XCTAssertFalse(store.isDigestSent(F.day(2026, 11, 30)))
+        XCTAssertFalse(store.digestLedger.isSent(F.day(2026, 11, 30)))
     }
 
     /// Nothing to report and send_empty = no: nothing is sent and the day is not
@@ -112,7 +112,7 @@ final class DigestDispatcherTests: XCTestCase {
         }
         XCTAssertEqual(day, F.day(2026, 11, 30))
         XCTAssertTrue(delivery.delivered.isEmpty)
-        XCTAssertFalse(store.isDigestSent(day))
+        XCTAssertFalse(store.digestLedger.isSent(day))
 
         try store.put(F.digestEntry(F.id("af01"), section: "FYI", created: F.stamp(2026, 11, 30, 12)))
         guard case .sent = try d.sendDue(now: F.instant(2026, 11, 30, 12, 5), delivery: { self.delivery }) else {
@@ -126,7 +126,7 @@ final class DigestDispatcherTests: XCTestCase {
             return XCTFail("expected an empty digest to be sent")
         }
         XCTAssertEqual(draft.rendered.subject, "triage · Mon 30 Nov: nothing new")
-        XCTAssertTrue(store.isDigestSent(F.day(2026, 11, 30)))
+        XCTAssertTrue(store.digestLedger.isSent(F.day(2026, 11, 30)))
     }
 
     func testForceResendsWithItsOwnMessageIDAndTheSameEntries() throws {

@@ -2,122 +2,168 @@ import Foundation
 import TriageCore
 import XCTest
 
-/// A writer killed with SIGKILL at random moments leaves only whole, readable
-/// records and nothing a listing shows but records.
+/// A writer killed with SIGKILL at each of the store's checkpoints in turn leaves
+/// only whole, readable records and nothing a listing shows but records, and a
+/// rerun then ends exactly where an uninterrupted run ends.
 ///
 /// The writer is this test binary itself, run again with a filter that selects
-/// `testWriterKeepsEveryRecordWhole` and an environment variable that makes that
-/// method write forever into the parent's store.
+/// `testScenarioWritesAndChangesRecords` and environment variables naming the
+/// parent's store and the checkpoint to die at (`Store.checkpoint`): no timing, so
+/// every run kills at the same steps.
 final class StoreCrashTests: XCTestCase {
     private static let childStoreVariable = "TRIAGE_STORE_CRASH_CHILD_STORE"
-    private static let childStartVariable = "TRIAGE_STORE_CRASH_CHILD_START"
-    private static let batchSize = 20
+    private static let childKillVariable = "TRIAGE_STORE_CRASH_CHILD_KILL_AT"
+    private static let batchSize = 6
+    private static let doneCount = 3
 
-    /// Normally: writes a few hundred records in batches, with status changes,
-    /// and checks them. In a child process: the same, forever, until killed.
-    func testWriterKeepsEveryRecordWhole() throws {
+    /// Every checkpoint of the scenario, in order: the batch (staged, then each
+    /// rename), then the status change (staged, the done copies, the removals).
+    private static let expectedSteps = ["store staged queue/open"]
+        + Array(repeating: "store write queue/open", count: batchSize)
+        + ["store staged queue/done"]
+        + Array(repeating: "store write queue/done", count: doneCount)
+        + Array(repeating: "store remove queue/open", count: doneCount)
+
+    /// The temp files a kill at each checkpoint leaves: a staged batch's files until
+    /// each is renamed.
+    private static let expectedTemps = Array((0...batchSize).reversed()) + Array((0...doneCount).reversed())
+        + Array(repeating: 0, count: doneCount)
+
+    /// Normally: runs the scenario on a seeded store and checks it. In a child
+    /// process: runs it on the parent's store, killing itself at the k-th checkpoint.
+    func testScenarioWritesAndChangesRecords() throws {
         let environment = ProcessInfo.processInfo.environment
         if let root = environment[Self.childStoreVariable] {
-            let start = Int(environment[Self.childStartVariable] ?? "0") ?? 0
+            let killAt = Int(environment[Self.childKillVariable] ?? "") ?? 0
             let store = Store(path: root, timeZone: StoreFixtures.zone)
-            var n = start
-            // Until the parent kills this process; the deadline only stops a child
-            // whose parent died first from running on.
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                try? Self.writeBatch(store, from: n)
-                n += Self.batchSize
+            var count = 0
+            store.checkpoint = { step in
+                count += 1
+                guard count == killAt else { return }
+                // The parent learns where the child died from this file.
+                _ = FileManager.default.createFile(atPath: root + ".killed-at", contents: Data(step.utf8))
+                kill(getpid(), SIGKILL)
             }
+            try Self.scenario(store)
             return
         }
         let folder = StoreFixtures.freshFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = Store(path: folder + "/store", timeZone: StoreFixtures.zone)
-        for batch in 0..<10 { try Self.writeBatch(store, from: batch * Self.batchSize) }
+        let store = try Self.seededStore(folder + "/store")
+        var steps: [String] = []
+        store.checkpoint = { steps.append($0) }
+        try Self.scenario(store)
+        XCTAssertEqual(steps, Self.expectedSteps)
         let counts = try Self.verify(root: store.root)
-        XCTAssertEqual(counts.records, 10 * Self.batchSize)
-        XCTAssertEqual(counts.done, 10 * 5)
+        XCTAssertEqual(counts.records, 2 * Self.batchSize)
+        XCTAssertEqual(counts.done, 2 * Self.doneCount)
         XCTAssertEqual(counts.temps, 0)
     }
 
-    func testKilledWritersLeaveOnlyWholeRecords() throws {
+    func testKilledAtEachCheckpointLeavesWholeRecordsAndTheRerunConverges() throws {
         let folder = StoreFixtures.freshFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let root = folder + "/store"
         let binary = CommandLine.arguments[0]
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: binary), binary)
 
-        var previous = 0
-        var grew = 0
-        var sawTemps = false
-        var rounds = 0
-        // At least eight rounds, and more until one kill has fallen between writing
-        // a temp file and renaming it (the case this test is about).
-        for round in 0..<30 where round < 8 || !sawTemps {
-            rounds += 1
+        // What an uninterrupted scenario leaves.
+        let reference = try Self.seededStore(folder + "/reference")
+        try Self.scenario(reference)
+        let expected = Self.sorted(reference.records(QueueEntry.self).records)
+
+        var killedAt: [String] = []
+        for k in 1...(Self.expectedSteps.count + 1) {
+            let root = folder + "/store\(k)"
+            let seeded = try Self.seededStore(root)
+            let before = try Self.verify(root: root)
+
             let child = Process()
             child.executableURL = URL(fileURLWithPath: binary)
-            child.arguments = ["TriageCoreTests.StoreCrashTests/testWriterKeepsEveryRecordWhole"]
+            child.arguments = ["TriageCoreTests.StoreCrashTests/testScenarioWritesAndChangesRecords"]
             var environment = ProcessInfo.processInfo.environment
             environment[Self.childStoreVariable] = root
-            environment[Self.childStartVariable] = String(round * 1_000_000)
+            environment[Self.childKillVariable] = String(k)
             child.environment = environment
             child.standardOutput = FileHandle.nullDevice
             child.standardError = FileHandle.nullDevice
-            let filesBefore = Self.recordFiles(root)
             try child.run()
-            // Kill only once the child is writing (its start-up time varies with the
-            // machine's load), at a random moment within its writes.
-            let deadline = Date().addingTimeInterval(30)
-            while Self.recordFiles(root) <= filesBefore, Date() < deadline, child.isRunning { usleep(5_000) }
-            usleep(UInt32.random(in: 0...150_000))
-            XCTAssertEqual(kill(child.processIdentifier, SIGKILL), 0)
             child.waitUntilExit()
-            XCTAssertEqual(child.terminationReason, .uncaughtSignal)
+
+            guard child.terminationReason == .uncaughtSignal else {
+                // Past the last checkpoint: the scenario ran to its end.
+                XCTAssertEqual(child.terminationStatus, 0, "the child scenario failed")
+                XCTAssertEqual(k, Self.expectedSteps.count + 1, "the child finished after \(k - 1) checkpoints")
+                XCTAssertEqual(Self.sorted(seeded.records(QueueEntry.self).records), expected)
+                break
+            }
             XCTAssertEqual(child.terminationStatus, SIGKILL)
+            let step = try String(contentsOfFile: root + ".killed-at", encoding: .utf8)
+            killedAt.append(step)
 
+            // Killed: whole records only, and temp files exactly for the staged files
+            // not renamed yet; nothing staged is visible before its rename.
             let counts = try Self.verify(root: root)
-            if counts.records > previous { grew += 1 }
-            if counts.temps > 0 { sawTemps = true }
-            previous = counts.records
-        }
-        // A round whose first new file was a status change (open -> done) adds no record.
-        XCTAssertGreaterThanOrEqual(grew, rounds - 2, "the child writers should have written records in most rounds")
-        XCTAssertTrue(sawTemps, "no kill fell in the middle of a write in \(rounds) rounds")
+            XCTAssertEqual(counts.temps, Self.expectedTemps[k - 1], "killed at step \(k) (\(step))")
+            if step.hasPrefix("store staged") {
+                XCTAssertEqual(counts.records, k == 1 ? before.records : before.records + Self.batchSize,
+                               "killed at step \(k) (\(step)): nothing staged is visible yet")
+            }
 
-        // The lock died with the last writer; the next writer cleans up the temp
-        // files in the folders it writes to.
-        let store = Store(path: root, timeZone: StoreFixtures.zone)
-        XCTAssertTrue(try store.put(Self.entry(99_999_999)))
-        let openFolder = store.folder(QueueEntry.self, "open")
-        XCTAssertEqual(StoreFiles_hidden(in: openFolder), [])
-        XCTAssertEqual(try Self.verify(root: root).records, previous + 1)
+            // The rerun (lock died with the child) cleans up and ends like the reference.
+            let rerun = Store(path: root, timeZone: StoreFixtures.zone)
+            try Self.scenario(rerun)
+            let after = try Self.verify(root: root)
+            XCTAssertEqual(after.temps, 0, "killed at step \(k) (\(step)): the rerun left temp files")
+            XCTAssertEqual(after.files, after.records, "killed at step \(k) (\(step)): a record kept two copies")
+            XCTAssertEqual(Self.sorted(rerun.records(QueueEntry.self).records), expected, "killed at step \(k) (\(step))")
+        }
+        XCTAssertEqual(killedAt, Self.expectedSteps, "every checkpoint was a kill point, in order")
     }
 
     // MARK: - Helpers
 
-    /// The queue entry for message `n`: a few kilobytes so a kill can fall mid-write.
+    /// A store holding entries 0..<batchSize, the first `doneCount` of them done.
+    static func seededStore(_ root: String) throws -> Store {
+        let store = Store(path: root, timeZone: StoreFixtures.zone)
+        store.synchronous = false
+        try writeBatch(store, from: 0)
+        store.synchronous = true
+        return store
+    }
+
+    /// What the child does: entries batchSize..<2*batchSize in one batch, then the
+    /// first `doneCount` of them marked done. Idempotent, so it is also the rerun.
+    static func scenario(_ store: Store) throws {
+        try writeBatch(store, from: batchSize)
+    }
+
+    /// Writes entries n..<n+batchSize in one batch, then marks the first `doneCount` done.
+    static func writeBatch(_ store: Store, from n: Int) throws {
+        var batch = StoreBatch()
+        for i in n..<(n + batchSize) { batch.add(entry(i)) }
+        _ = try store.write(batch)
+        try store.setStatus(queueEntries: (n..<(n + doneCount)).map { entry($0).id }, to: .done, now: StoreFixtures.now)
+    }
+
+    /// The queue entry for message `n`.
     static func entry(_ n: Int) -> QueueEntry {
         var m = StoreFixtures.message(n)
-        m.snippet = String(repeating: "Record \(n) text. ", count: 200)
+        m.snippet = String(repeating: "Record \(n) text. ", count: 50)
         let created = Timestamp(StoreFixtures.now, timeZone: StoreFixtures.zone)
         return QueueEntry(id: RecordID.forMessage(m, rule: "crash", action: .queue(name: "rec", inDays: 1)),
                           queue: "rec", created: created, due: created.localDay.adding(days: 1),
                           rule: "crash", message: MessageSummary(m))
     }
 
-    /// Writes entries n..<n+batchSize in one batch, then marks the first five done.
-    static func writeBatch(_ store: Store, from n: Int) throws {
-        var batch = StoreBatch()
-        for i in n..<(n + batchSize) { batch.add(entry(i)) }
-        let result = try store.write(batch)
-        try store.setStatus(queueEntries: Array(result.created.prefix(5)), to: .done, now: StoreFixtures.now)
+    static func sorted(_ records: [QueueEntry]) -> [QueueEntry] {
+        records.sorted { $0.id < $1.id }
     }
 
     /// Checks that every listed record is whole and matches what was written for
     /// its number, that no id is listed twice, and that every visible file is a
-    /// record. Returns the counts of records, done records and hidden temp files.
-    static func verify(root: String) throws -> (records: Int, done: Int, temps: Int) {
+    /// record. Returns the counts of records, done records, record files and
+    /// hidden temp files.
+    static func verify(root: String) throws -> (records: Int, done: Int, files: Int, temps: Int) {
         let store = Store(path: root, timeZone: StoreFixtures.zone)
         let listing = store.records(QueueEntry.self)
         XCTAssertEqual(listing.problems, [], "a killed writer left an unreadable record")
@@ -131,31 +177,20 @@ final class StoreCrashTests: XCTestCase {
             expected.statusChanged = record.statusChanged
             XCTAssertEqual(record, expected)
         }
+        var files = 0
         var temps = 0
         for status in QueueEntry.statusFolders {
             let folder = store.folder(QueueEntry.self, status)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
                 if name.hasPrefix(".") {
-                    XCTAssertTrue(name.hasPrefix(".tmp-"), name)
+                    XCTAssertTrue(name.hasPrefix(AtomicFile.tempPrefix), name)
                     temps += 1
                 } else {
                     XCTAssertTrue(name.hasSuffix(".json") && RecordID.isValid(name.dropLast(5)), "unexpected file \(name)")
+                    files += 1
                 }
             }
         }
-        return (listing.records.count, listing.records.filter { $0.status == .done }.count, temps)
+        return (listing.records.count, listing.records.filter { $0.status == .done }.count, files, temps)
     }
-
-    /// How many record files (`*.json`, temp files aside) the store's queue folders hold: a cheap poll.
-    private static func recordFiles(_ root: String) -> Int {
-        ["open", "done"].reduce(0) { count, status in
-            count + ((try? FileManager.default.contentsOfDirectory(atPath: root + "/queue/" + status)) ?? [])
-                .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.count
-        }
-    }
-}
-
-/// Hidden names in a folder (temp files).
-private func StoreFiles_hidden(in folder: String) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(".") }
 }

@@ -86,7 +86,7 @@ final class StoreTests: XCTestCase {
         try store.put(StoreFixtures.queueEntry(1))
         try store.put(StoreFixtures.reminder("Call the plumber"))
         try store.put(StoreFixtures.digestEntry(2))
-        try store.markDigestSent(CivilDate(year: 2026, month: 3, day: 2), now: StoreFixtures.now)
+        try store.digestLedger.markSent(CivilDate(year: 2026, month: 3, day: 2), now: StoreFixtures.now)
 
         let root = store.root
         var folders = [root]
@@ -98,7 +98,7 @@ final class StoreTests: XCTestCase {
             if isDir.boolValue { folders.append(root + "/" + relative) } else { files.append(root + "/" + relative) }
         }
         XCTAssertGreaterThanOrEqual(folders.count, 8)
-        XCTAssertEqual(files.count, 5) // three records, the sent marker, the lock file
+        XCTAssertEqual(files.count, 6) // three records, the sent marker, the lock file, the format marker
         for f in folders { XCTAssertEqual(StoreFixtures.mode(f), 0o700, f) }
         for f in files { XCTAssertEqual(StoreFixtures.mode(f), 0o600, f) }
     }
@@ -138,8 +138,7 @@ final class StoreTests: XCTestCase {
         // A whole record copied under another name.
         var copy = b
         copy.id = String(repeating: "0", count: 32)
-        let enc = JSONEncoder()
-        try enc.encode(b).write(to: URL(fileURLWithPath: store.folder(QueueEntry.self, "open") + "/" + copy.id + ".json"))
+        try Data(b.json.prettySerialized.utf8).write(to: URL(fileURLWithPath: store.folder(QueueEntry.self, "open") + "/" + copy.id + ".json"))
         let listing = store.openQueueEntries()
         XCTAssertEqual(listing.records, [b])
         XCTAssertEqual(Set(listing.problems.map(\.path)), [store.path(of: a), store.path(of: copy)])
@@ -237,7 +236,7 @@ final class StoreTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: doneFolder, withIntermediateDirectories: true)
         let openPath = store.path(of: entry)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: openPath)
-        try JSONEncoder().encode(done).write(to: URL(fileURLWithPath: store.path(of: done)))
+        try Data(done.json.prettySerialized.utf8).write(to: URL(fileURLWithPath: store.path(of: done)))
 
         XCTAssertEqual(store.openQueueEntries().records, [])
         XCTAssertEqual(store.records(QueueEntry.self).records, [done])
@@ -298,13 +297,13 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(store.unreportedDigestEntries().records, [])
         XCTAssertFalse(try store.put(a))
 
-        XCTAssertEqual(try store.digestSentDays(), [])
-        XCTAssertFalse(store.isDigestSent(day))
-        XCTAssertTrue(try store.markDigestSent(day, now: StoreFixtures.now))
-        XCTAssertFalse(try store.markDigestSent(day, now: StoreFixtures.now))
-        XCTAssertTrue(try store.markDigestSent(day.adding(days: 1), now: StoreFixtures.now))
-        XCTAssertEqual(try store.digestSentDays(), [day, day.adding(days: 1)])
-        XCTAssertTrue(store.isDigestSent(day))
+        XCTAssertEqual(try store.digestLedger.sentDays(), [])
+        XCTAssertFalse(store.digestLedger.isSent(day))
+        XCTAssertTrue(try store.digestLedger.markSent(day, now: StoreFixtures.now))
+        XCTAssertFalse(try store.digestLedger.markSent(day, now: StoreFixtures.now))
+        XCTAssertTrue(try store.digestLedger.markSent(day.adding(days: 1), now: StoreFixtures.now))
+        XCTAssertEqual(try store.digestLedger.sentDays(), [day, day.adding(days: 1)])
+        XCTAssertTrue(store.digestLedger.isSent(day))
     }
 
     func testResolvesShortIDsAndNamesUnknownAndAmbiguousOnes() throws {
