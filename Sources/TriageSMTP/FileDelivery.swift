@@ -7,7 +7,8 @@ import Foundation
 import TriageCore
 
 /// `file:DIR` delivery: writes each message as one `.eml` file, atomically and
-/// durably (`AtomicFile`) and readable by the owner only (0600). The folder is created 0700 when missing.
+/// durably (`AtomicFile`) and readable by the owner only (0600). The folder is
+/// created 0700 when missing.
 ///
 /// The file is named after the Message-ID, so delivering the same message
 /// again (a retried digest) replaces it rather than adding a second copy.
