@@ -10,7 +10,7 @@ enum TestCommand: Command {
     static let name = "test"
     static let summary = "show which rules match messages and what they would do"
     static let help = """
-    usage: triage test [--config FILE] [--now RFC3339] [--json] MESSAGE...
+    usage: triage test [--config FILE] [--now RFC3339] [--mailbox NAME] [--json] MESSAGE...
 
     Runs the rules on each message file ('-' reads standard input) and shows which
     rules matched, why (the terms that matched), the planned actions, and any
@@ -19,13 +19,14 @@ enum TestCommand: Command {
 
       --config FILE   the configuration (default: $XDG_CONFIG_HOME/triage/triage.conf)
       --now TIME      evaluate as if it were TIME, e.g. 2026-03-02T09:00:00-06:00
+      --mailbox NAME  evaluate as if the messages were in folder NAME (for in:)
       --json          one JSON object per message, one per line:
                       {"file", "message_id", "matched": [{"rule", "actions": [...]}]}
 
     """
 
     static func run(_ args: [String], context: Context) throws -> ExitStatus {
-        let a = try Arguments(args, flags: ["--json"], options: ["--config", "--now"], command: name)
+        let a = try Arguments(args, flags: ["--json"], options: ["--config", "--now", "--mailbox"], command: name)
         guard !a.positional.isEmpty else {
             throw SimpleError(.usage, "test: name at least one message file, or - for standard input")
         }
@@ -42,6 +43,7 @@ enum TestCommand: Command {
             context.err(loaded.rendered)
             return .config
         }
+        if !loaded.diagnostics.isEmpty { context.err(loaded.rendered) }  // warnings
         let today = rules.today(at: now)
         var status = ExitStatus.ok
         for file in a.positional {
@@ -55,7 +57,8 @@ enum TestCommand: Command {
                 status = max(status, .noInput)
                 continue
             }
-            var message = MessageParser.parse([UInt8](data))
+            var message = MessageParser.parse([UInt8](data), keepingHeaders: rules.headerNames)
+            message.server.mailbox = a.value("--mailbox")
             // A file in a Maildir carries its flags and keywords in its name: use them,
             // so `is:unread` and `label:` answer as they will in `triage run`.
             if file != "-", let facts = MaildirConnection.serverFacts(ofFile: file) {

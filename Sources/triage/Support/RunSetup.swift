@@ -24,10 +24,10 @@ struct RunSetup {
         return RunSetup(config: config, timeZone: zone, store: store, rules: rules)
     }
 
-    /// The planned actions for a message, at `now`.
-    func classify(_ message: Message, now: Date) -> [PlannedAction] {
+    /// The planned actions for a message, at `now`; `folders` is its server's namespace (for `in:`).
+    func classify(_ message: Message, now: Date, folders: FolderNamespace = .plain) -> [PlannedAction] {
         guard let rules else { return [] }
-        return RuleEvaluator.evaluate(message, rules: rules, now: now).planned
+        return RuleEvaluator.evaluate(message, rules: rules, now: now, folders: folders).planned
     }
 }
 
