@@ -23,7 +23,7 @@ public enum RulesFolder {
 
     /// Who `me` is and the time zone (the configured one, else the system's).
     public static func environment(for configuration: Configuration) -> RuleEnvironment {
-        let zone = configuration.triage.timezone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+        let zone = configuration.triage.timeZone ?? TimeZone.current
         return RuleEnvironment(identities: configuration.triage.me, timeZone: zone)
     }
 

@@ -45,13 +45,16 @@ public struct IMAPSettings: Sendable {
         self.trace = trace
     }
 
-    /// Settings for an `[account NAME]` section with an `imaps://` or `imap://` URL,
+    /// Settings for an `[account NAME]` section with an IMAP endpoint,
     /// given the secret the caller obtained (`password_command`, `oauth2_token_command`).
     /// Throws a `.configuration` `MailError` (exit 78) for a URL that is not IMAP or
     /// a missing `user`.
     public init(account: AccountSection, secret: MailCredential.Method,
                 trace: (@Sendable (String) -> Void)? = nil) throws {
-        let url = try MailServerURL.parse(account.url)
+        guard case .imap(let url) = account.endpoint else {
+            throw MailError(.configuration, server: account.endpoint.description,
+                            "not an IMAP URL; write imaps://HOST[:PORT] or imap://HOST[:PORT]")
+        }
         guard let user = account.user, !user.isEmpty else {
             throw MailError(.configuration, server: url.serverName,
                             "account \(account.name) has no `user =`; add the login name")

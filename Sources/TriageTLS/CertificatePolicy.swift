@@ -175,7 +175,8 @@ public struct CertificatePolicy: Sendable, Hashable {
         guard family >= 0, bytes.withUnsafeBytes({ inet_ntop(family, $0.baseAddress, &text, socklen_t(text.count)) }) != nil else {
             return "(an IP address of \(bytes.count) bytes)"
         }
-        return String(cString: text)
+        let length = text.firstIndex(of: 0) ?? text.count
+        return String(decoding: text[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// GnuTLS's own words for a verification status, e.g. "The certificate is NOT

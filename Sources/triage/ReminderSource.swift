@@ -3,20 +3,29 @@ import TriageCore
 /// Turns the shell words of `triage remind add` back into rule-action text, so
 /// the command line and rules share one grammar (`ReminderSyntax`).
 enum ReminderSource {
-    /// The title (first word) and the word after `note` become quoted strings;
-    /// the other words are kept as they are.
+    /// The title is every word before the first clause keyword (`in`, `on`, `at`,
+    /// `near`, `note`), so `remind add Call the dentist in 2 days` works as well as
+    /// `remind add "Call the dentist" in 2 days`; the note is every word after
+    /// `note` up to the next keyword. Each becomes one quoted string, its words
+    /// joined by spaces and taken literally (quotes, braces, colons); the clause
+    /// words are kept as they are. The first word of the title and of the note is
+    /// always theirs, so a one-word title or note may itself be a keyword.
     static func text(_ words: [String]) -> String {
         var parts: [String] = []
-        var quoteNext = true
+        var phrase: [String] = []
+        var inPhrase = true
         for word in words {
-            if quoteNext {
-                parts.append(quote(word))
-                quoteNext = false
-            } else {
-                parts.append(word)
-                if word == "note" { quoteNext = true }
+            let keyword = ReminderSyntax.clauses.contains(word.lowercased())
+            if inPhrase && (phrase.isEmpty || !keyword) {
+                phrase.append(word)
+                continue
             }
+            if !phrase.isEmpty { parts.append(quote(phrase.joined(separator: " "))) }
+            phrase = []
+            parts.append(word)
+            inPhrase = keyword && word.lowercased() == "note"
         }
+        if !phrase.isEmpty { parts.append(quote(phrase.joined(separator: " "))) }
         return parts.joined(separator: " ")
     }
 

@@ -1,4 +1,4 @@
-import TriageConfig
+@testable import TriageConfig
 import TriageCore
 import XCTest
 
@@ -13,7 +13,7 @@ final class ConfigLoaderTests: XCTestCase {
         let config = try ConfigLoader.parse(text, path: "/home/u/.config/triage/triage.conf")
         XCTAssertEqual(config.triage.me, ["me@example.test", "me.alias@example.test"])
         XCTAssertEqual(config.triage.rules, "/home/u/.config/triage/Rules")
-        XCTAssertEqual(config.triage.timezone, "America/Chicago")
+        XCTAssertEqual(config.triage.timeZone?.identifier, "America/Chicago")
         XCTAssertNil(config.digest)
     }
 
@@ -113,11 +113,87 @@ final class ConfigLoaderTests: XCTestCase {
         let text = "[triage]\r\nme = me@example.test\r\ntimezone = UTC\r\n\r\n[account a]\r\nurl = imaps://h\r\npassword = x\r\n"
         let config = try ConfigLoader.parse(text, path: "crlf.conf")
         XCTAssertEqual(config.triage.me, ["me@example.test"])
-        XCTAssertEqual(config.triage.timezone, "UTC")
-        XCTAssertEqual(config.accounts.first?.url, "imaps://h")
+        XCTAssertEqual(config.triage.timeZone, TimeZone(identifier: "UTC"))
+        XCTAssertEqual(config.accounts.first?.endpoint, .imap(MailServerURL(scheme: .imaps, host: "h", port: 993)))
         XCTAssertEqual(config.accounts.first?.password, "x", "no carriage return left in values")
         XCTAssertThrowsError(try ConfigLoader.parse("[triage]\r\nbogus = 1\r\n", path: "c.conf")) { error in
             XCTAssertEqual((error as? ConfigError)?.problems.first?.line, 2, "line numbers count CRLF lines")
+        }
+    }
+
+    // MARK: - Typed values, parsed once (issue 12, item 5)
+
+    func testEndpointsAndTheTimeZoneAreParsedIntoTheirTypes() throws {
+        let config = try ConfigLoader.parse("""
+        [triage]
+        timezone = Europe/Berlin
+        [account work]
+        url = imap://mail.example.test:1143
+        [account gmail]
+        url = imaps://[::1]
+        [account local]
+        url = maildir:Mail
+        [digest]
+        to = me@example.test
+        from = t@example.test
+        smtp = smtp://relay.example.test
+        """, path: "/home/u/.config/triage/triage.conf")
+        XCTAssertEqual(config.triage.timeZone, TimeZone(identifier: "Europe/Berlin"))
+        XCTAssertEqual(config.accounts.map(\.endpoint), [
+            .imap(MailServerURL(scheme: .imap, host: "mail.example.test", port: 1143)),
+            .imap(MailServerURL(scheme: .imaps, host: "::1", port: 993)),
+            .maildir(path: "/home/u/.config/triage/Mail"),
+        ])
+        XCTAssertEqual(config.accounts.map(\.endpoint.description),
+                       ["imap://mail.example.test:1143", "imaps://[::1]:993", "maildir:/home/u/.config/triage/Mail"])
+        XCTAssertEqual(config.digest?.smtp, .smtp(host: "relay.example.test", port: 587))
+        let file = try ConfigLoader.parse("[triage]\n[digest]\nto = a@b.test\nfrom = c@d.test\nsmtp = file:out\n", path: "/srv/t.conf")
+        XCTAssertEqual(file.digest?.smtp, .directory(path: "/srv/out"))
+    }
+
+    func testMalformedURLsAreConfigurationErrorsWithTheirLine() {
+        // Before, these loaded and `triage check` passed them; the run failed later.
+        let cases: [(String, Int, String)] = [
+            ("[account a]\nurl = imaps://", 3, "url imaps://: no host"),
+            ("[account a]\nurl = imap://h:99999", 3, "url imap://h:99999"),
+            ("[account a]\nurl = imaps://user@h", 3, "url imaps://user@h"),
+            ("[digest]\nto = a@b.test\nfrom = c@d.test\nsmtp = smtp://h:99999", 5, "not a port number"),
+            ("[digest]\nto = a@b.test\nfrom = c@d.test\nsmtp = smtps://me@h", 5, "put the login in 'user'"),
+            ("[digest]\nto = a@b.test\nfrom = c@d.test\nsmtp = file:", 5, "file: needs a folder"),
+        ]
+        for (section, line, words) in cases {
+            XCTAssertThrowsError(try ConfigLoader.parse("[triage]\n" + section + "\n", path: "t.conf"), section) { error in
+                let problems = (error as? ConfigError)?.problems ?? []
+                XCTAssertEqual(problems.map(\.line), [line], "\(section): \(problems)")
+                XCTAssertTrue(problems.first?.message.contains(words) ?? false, "\(section): \(problems)")
+                XCTAssertEqual((error as? ConfigError)?.exitStatus, .config)
+            }
+        }
+    }
+
+    func testEachSectionsKnownKeysAreExactlyTheKeysItAccepts() throws {
+        let tables: [(header: String, names: [String], required: String)] = [
+            ("[triage]", SectionKeys.triage.map(\.name), ""),
+            ("[account a]", SectionKeys.account.map(\.name), "url = imaps://h\n"),
+            ("[digest]", SectionKeys.digest.map(\.name), "to = a@b.test\nfrom = c@d.test\nsmtp = smtps://h\n"),
+        ]
+        XCTAssertEqual(tables[0].names, ["me", "rules", "store", "timezone", "webhook_budget", "webhook_timeout"])
+        for table in tables {
+            let head = table.header == "[triage]" ? "[triage]\n" : "[triage]\n\(table.header)\n"
+            // An unknown key's message lists the table, in its order.
+            XCTAssertThrowsError(try ConfigLoader.parse(head + table.required + "colour = blue\n", path: "t.conf")) { error in
+                XCTAssertEqual((error as? ConfigError)?.problems.map(\.message),
+                               ["unknown key 'colour' in \(table.header); known: \(table.names.joined(separator: ", "))"])
+            }
+            // And every listed key is accepted (whatever its value's own checks say).
+            for name in table.names {
+                let text = head + table.required + "\(name) = x\n"
+                do {
+                    _ = try ConfigLoader.parse(text, path: "t.conf")
+                } catch let error as ConfigError {
+                    XCTAssertFalse(error.problems.contains { $0.message.hasPrefix("unknown key") }, "\(table.header) \(name): \(error)")
+                }
+            }
         }
     }
 }

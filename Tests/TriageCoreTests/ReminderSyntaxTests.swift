@@ -23,12 +23,16 @@ final class ReminderSyntaxTests: XCTestCase {
         XCTAssertEqual(spec?.note, "passport")
     }
 
-    func testBareTitleWordsAndPlaceholdersStayLiteral() {
-        let (spec, diagnostics) = ReminderSyntax.parse("Water the {plants} at 7:30")
+    func testPlaceholdersStayLiteralAndTheTitleIsQuotedAsInRules() {
+        let (spec, diagnostics) = ReminderSyntax.parse(#""Water the {plants}" at 7:30"#)
         XCTAssertEqual(diagnostics, [])
         XCTAssertEqual(spec?.title, "Water the {plants}")
         XCTAssertEqual(spec?.at?.description, "07:30")
         XCTAssertNil(spec?.due)
+        // Bare words are the command line's business (it quotes them), not the grammar's.
+        let (bare, refused) = ReminderSyntax.parse("Water the plants at 7:30")
+        XCTAssertNil(bare)
+        XCTAssertEqual(refused.map(\.message), ["remind needs a title in quotes, as in remind \"Call back\""])
     }
 
     func testErrorsArePositionedInTheGivenText() {

@@ -112,16 +112,33 @@ final class DigestCommandTests: XCTestCase {
 
     func testRunSendsTheDueDigestOnce() throws {
         try seed()
-        try triage("run")
-        XCTAssertEqual(emlFiles().count, 1)
-        guard emlFiles().count == 1 else { return }
-        let today = Timestamp.day(of: Date(), in: Self.zone)
-        let message = try String(contentsOfFile: dir + "/out/" + emlFiles()[0], encoding: .utf8)
-        XCTAssertTrue(message.contains("\r\nX-Triage-Digest: \(today.iso)\r\n") || message.contains("\r\nX-Triage-Digest: \(today.adding(days: -1).iso)\r\n"))
-        try triage("run")
-        XCTAssertEqual(emlFiles().count, 1, "a second run the same day sends nothing")
-        try triage("run", "--dry-run")
-        XCTAssertEqual(emlFiles().count, 1)
+        try writeConfig(smtp: "file:out", hour: 7)
+        // Before the [digest] hour (07:00 in Chicago) the day before's digest is the one due.
+        try triage("run", "--now", "2030-02-01T06:59")
+        XCTAssertEqual(try store.digestSentDays(), [CivilDate(year: 2030, month: 1, day: 31)])
+        // 13:00 UTC is 07:00 in Chicago: the digest of 2030-02-01, exactly.
+        try triage("run", "--now", "2030-02-01T13:00:00Z")
+        XCTAssertEqual(emlFiles().count, 2)
+        XCTAssertEqual(try store.digestSentDays(), [CivilDate(year: 2030, month: 1, day: 31), CivilDate(year: 2030, month: 2, day: 1)])
+        let headers = try emlFiles().map { try String(contentsOfFile: dir + "/out/" + $0, encoding: .utf8) }
+            .compactMap { $0.components(separatedBy: "\r\n").first { $0.hasPrefix("X-Triage-Digest: ") } }
+        XCTAssertEqual(headers.sorted(), ["X-Triage-Digest: 2030-01-31", "X-Triage-Digest: 2030-02-01"])
+        try triage("run", "--now", "2030-02-01T23:59")
+        XCTAssertEqual(emlFiles().count, 2, "a second run the same day sends nothing")
+        try triage("run", "--dry-run", "--now", "2030-02-02T08:00")
+        XCTAssertEqual(emlFiles().count, 2, "a dry run sends nothing")
+        // The next day, the next digest.
+        try triage("run", "--now", "2030-02-02T08:00")
+        XCTAssertEqual(emlFiles().count, 3)
+        XCTAssertTrue(store.isDigestSent(CivilDate(year: 2030, month: 2, day: 2)))
+    }
+
+    func testPreviewDefaultsToTheDayOfNow() throws {
+        try seed()
+        // 03:00 UTC on the 16th is still the 15th in Chicago.
+        let (out, _) = try triage("digest", "--preview", "--now", "2030-01-16T03:00:00Z")
+        XCTAssertTrue(out.contains("\r\nX-Triage-Digest: 2030-01-15\r\n"), out)
+        try triage("digest", "--preview", "--now", "tomorrow", expect: 64)
     }
 
     func testNothingToReportSendsNothing() throws {

@@ -76,17 +76,16 @@ final class DigestSMTPTests: XCTestCase {
     func testRunSendsTheDigestOnceThroughSTARTTLSAndAUTH() throws {
         try writeConfig()
         try seed()
-        XCTAssertEqual(try triage("run"), "")
+        // At a pinned moment (a Tuesday), so the day the digest is for is known exactly.
+        let now = "2030-01-15T08:00"
+        XCTAssertEqual(try triage("run", "--now", now), "")
         let mails = received()
         XCTAssertEqual(mails.count, 1)
         guard let mail = mails.first else { return }
         XCTAssertEqual(try envelopeRecipients(mail), recipient)
 
         let message = try SMTPTestMailParser.parse(mail)
-        let today = Timestamp.day(of: Date(), in: Self.zone)
-        let subject = message.subject ?? ""
-        XCTAssertTrue(subject.hasPrefix("triage · "), subject)
-        XCTAssertTrue(subject.hasSuffix(": 1 reminder, 2 to reconcile, 1 FYI"), subject)
+        XCTAssertEqual(message.subject, "triage · Tue 15 Jan: 1 reminder, 2 to reconcile, 1 FYI")
         XCTAssertEqual(message.headers.filter { ["bcc", "cc"].contains($0.lowercased()) }, [])
         XCTAssertEqual(message.defects, [])
         XCTAssertTrue((message.message_id ?? "").contains("digest-"), "\(message.message_id ?? "")")
@@ -101,11 +100,11 @@ final class DigestSMTPTests: XCTestCase {
         XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; Bcc: evil@example.test"))
         XCTAssertTrue(html.contains("Shop &lt;b&gt;"))
         let store = Store(path: dir + "/store", timeZone: Self.zone)
-        XCTAssertTrue(store.isDigestSent(today) || store.isDigestSent(today.adding(days: -1)))
+        XCTAssertEqual(try store.digestSentDays(), [CivilDate(year: 2030, month: 1, day: 15)])
         XCTAssertTrue(store.unreportedDigestEntries().records.isEmpty)
 
         // A second run the same day sends nothing.
-        XCTAssertEqual(try triage("run"), "")
+        XCTAssertEqual(try triage("run", "--now", "2030-01-15T23:59"), "")
         XCTAssertEqual(received(), mails)
     }
 

@@ -159,7 +159,7 @@ final class IMAPMailboxTests: XCTestCase {
     }
 
     func testSettingsFromAnAccountSection() throws {
-        var account = AccountSection(name: "personal", url: "imaps://localhost:\(server.imapsPort)")
+        var account = AccountSection(name: "personal", endpoint: .imap(MailServerURL(scheme: .imaps, host: "localhost", port: server.imapsPort)))
         account.user = try server.makeUser("account")
         account.caFile = server.caFile
         let settings = try IMAPSettings(account: account, secret: .password(DovecotServer.password))
@@ -172,7 +172,7 @@ final class IMAPMailboxTests: XCTestCase {
         XCTAssertThrowsError(try IMAPSettings(account: account, secret: .password("x"))) { error in
             XCTAssertEqual((error as? MailError)?.exitStatus, .config)
         }
-        account.url = "maildir:/tmp/x"
+        account.endpoint = .maildir(path: "/tmp/x")
         XCTAssertThrowsError(try IMAPSettings(account: account, secret: .password("x")))
     }
 

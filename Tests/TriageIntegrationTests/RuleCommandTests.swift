@@ -104,6 +104,28 @@ final class RuleCommandTests: XCTestCase {
         XCTAssertEqual(empty.err, "Rules: error: no rule files in this folder; add a file whose name ends in .rules (Rules/default.rules is a start)\n")
     }
 
+    func testCheckReportsMalformedServerURLsWithTheirLines() throws {
+        // Parsed when the configuration is read, so `check` sees them, not only the run that connects.
+        try write("Rules/a.rules", "rule \"x\" when larger:1 then flag\n")
+        try write("urls.conf", """
+        [triage]
+        rules = Rules
+        [account a]
+        url = imaps://
+        [digest]
+        to = me@example.test
+        from = t@example.test
+        smtp = smtp://relay.example.test:99999
+        """)
+        let result = try run(["check", "--config", "urls.conf"])
+        XCTAssertEqual(result.status, 78)
+        XCTAssertEqual(result.err, """
+            urls.conf:4: error: url imaps://: no host; write imaps://HOST[:PORT] or imap://HOST[:PORT]
+            urls.conf:8: error: smtp = smtp://relay.example.test:99999: '99999' is not a port number
+
+            """)
+    }
+
     func testTestCommandPrintsOneJSONLinePerMessage() throws {
         // Only the size is asserted on, so this holds whatever the MIME parser reads.
         try write("Rules/size.rules", """
@@ -134,7 +156,7 @@ final class RuleCommandTests: XCTestCase {
         try write("m.eml", "Subject: m\r\n\r\nbody\r\n")
         let missing = try run(["test", "--config", "triage.conf", "--json", "nope.eml", "m.eml"])
         XCTAssertEqual(missing.status, 66)
-        XCTAssertEqual(missing.err, "triage: test: cannot read nope.eml: no such file\n")
+        XCTAssertEqual(missing.err, "triage: cannot read nope.eml: no such file; check the path\n")
         XCTAssertTrue(missing.out.hasPrefix(#"{"file":"m.eml""#), missing.out)
 
         try write("Rules/b.rules", "rule b when form:x then flag\n")

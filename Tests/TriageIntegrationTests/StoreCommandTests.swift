@@ -155,8 +155,17 @@ final class StoreCommandTests: XCTestCase {
         XCTAssertEqual(try triage("remind", "done", "d200").status, 0)
         XCTAssertEqual(try triage("remind").out, "c100  2026-03-05  Water plants\n")
         XCTAssertTrue(try triage("remind", "--all").out.contains("d200  2026-03-03 09:30  done  Call Bob"))
+        XCTAssertEqual(try triage("remind", "reopen", "d200").status, 0)
+        XCTAssertEqual(try store.record(Reminder.self, id: Self.id("d2"))?.status, .open)
+        XCTAssertEqual(try triage("remind").out, """
+            d200  2026-03-03 09:30  Call Bob  (near Office, 150 m, arriving)
+            c100  2026-03-05        Water plants
+
+            """)
         XCTAssertEqual(try triage("remind", "remove", "c100").status, 0)
         XCTAssertEqual(try triage("remind", "--all").out.contains("Water plants"), false)
+        XCTAssertEqual(try triage("remind", "reopen").status, 64)
+        XCTAssertEqual(try triage("remind", "reopen", "--json", "d200").status, 64)
     }
 
     func testExportWritesOpenRemindersAsAPrivateICSFile() throws {
@@ -179,11 +188,13 @@ final class StoreCommandTests: XCTestCase {
         XCTAssertEqual(try triage("export", "csv").status, 64)
     }
 
-    // MARK: - `remind add`: these need the rule language's ReminderSyntax parser
-    // (issue 3); with the stub on the store branch they fail with exit 64.
+    // MARK: - `remind add`: the rule language's ReminderSyntax parser, at a
+    // pinned --now (23:30 in Chicago is already the next day in Berlin).
+
+    private static let now = "2026-03-02T23:30:00-06:00"
 
     func testRemindAddUsesTheRuleGrammar() throws {
-        let run = try triage("remind", "add", "Call the \"dentist\"", "in", "2", "days", "at", "08:05",
+        let run = try triage("remind", "add", "--now", Self.now, "Call the \"dentist\"", "in", "2", "days", "at", "08:05",
                              "near", "-33.8688,151.2093", "radius", "2", "km", "leaving", "note", "Bring the card")
         XCTAssertEqual(run.status, 0, run.err)
         XCTAssertEqual(run.out, "")
@@ -200,17 +211,34 @@ final class StoreCommandTests: XCTestCase {
         XCTAssertNil(r.rule)
         XCTAssertNil(r.message)
         XCTAssertTrue(RecordID.isValid(r.id))
-        // Due two days after today in Europe/Berlin.
-        let today = Timestamp.day(of: Date(), in: zone)
-        XCTAssertEqual(r.due, today.adding(days: 2))
+        // Due two days after today in Europe/Berlin, where --now is already 2026-03-03.
+        XCTAssertEqual(r.due, CivilDate(year: 2026, month: 3, day: 5))
+        XCTAssertEqual(r.created.rfc3339, "2026-03-03T06:30:00+01:00")
     }
 
     func testRemindAddOnADateAndWithoutDueIsToday() throws {
         XCTAssertEqual(try triage("remind", "add", "Renew passport", "on", "2027-01-15").status, 0)
-        XCTAssertEqual(try triage("remind", "add", "Today's thing").status, 0)
+        // A local --now is read in the configured zone.
+        XCTAssertEqual(try triage("remind", "add", "Today's thing", "--now", "2026-03-02T23:30").status, 0)
         let byTitle = Dictionary(uniqueKeysWithValues: store.openReminders().records.map { ($0.title, $0) })
         XCTAssertEqual(byTitle["Renew passport"]?.due, CivilDate(year: 2027, month: 1, day: 15))
-        XCTAssertEqual(byTitle["Today's thing"]?.due, Timestamp.day(of: Date(), in: zone))
+        XCTAssertEqual(byTitle["Today's thing"]?.due, CivilDate(year: 2026, month: 3, day: 2))
+    }
+
+    func testRemindAddTakesABareTitleAndNoteOfSeveralWords() throws {
+        let run = try triage("remind", "add", "Call", "the", "dentist", "in", "2", "days", "note", "bring", "the", "card",
+                             "at", "09:30", "--now", Self.now)
+        XCTAssertEqual(run.status, 0, run.err)
+        let r = try XCTUnwrap(store.openReminders().records.first)
+        XCTAssertEqual(r.title, "Call the dentist")
+        XCTAssertEqual(r.note, "bring the card")
+        XCTAssertEqual(r.due, CivilDate(year: 2026, month: 3, day: 5))
+        XCTAssertEqual(r.at, TimeOfDay(hour: 9, minute: 30))
+        // Words are literal: braces, colons and quotes in a bare title stay as typed;
+        // a keyword as the first word is the title's.
+        XCTAssertEqual(try triage("remind", "add", "Re:", "{plants}", "\"x\"", "--now", Self.now).status, 0)
+        XCTAssertEqual(try triage("remind", "add", "at", "--now", Self.now).status, 0)
+        XCTAssertEqual(Set(store.openReminders().records.map(\.title)), ["Call the dentist", "Re: {plants} \"x\"", "at"])
     }
 
     func testRemindAddReportsGrammarErrorsAsUsageErrors() throws {

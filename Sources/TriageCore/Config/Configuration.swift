@@ -1,3 +1,5 @@
+import Foundation
+
 /// The whole configuration file, as validated values.
 ///
 /// Loaded by `TriageConfig.ConfigLoader` from INI; every path is already resolved
@@ -34,8 +36,8 @@ public struct TriageSection: Sendable {
     public var ruleFolders: [String]
     /// The store folder (absolute), or nil for the default (`$XDG_DATA_HOME/triage`).
     public var store: String?
-    /// An IANA time zone name, or nil for the system's.
-    public var timezone: String?
+    /// `timezone = NAME` (IANA), or nil for the system's.
+    public var timeZone: TimeZone?
     /// The line of the `rules =` key, or 0 when the default folder is used (for messages).
     public var rulesLine: Int = 0
     /// `webhook_budget = SECONDS`: how long a run's webhook POSTs may take together; nil for the default (60 s).
@@ -44,11 +46,11 @@ public struct TriageSection: Sendable {
     public var webhookTimeout: Int?
 
     /// Creates the section.
-    public init(me: [String] = [], rules: String, store: String? = nil, timezone: String? = nil) {
+    public init(me: [String] = [], rules: String, store: String? = nil, timeZone: TimeZone? = nil) {
         self.me = me
         self.ruleFolders = [rules]
         self.store = store
-        self.timezone = timezone
+        self.timeZone = timeZone
     }
 }
 
@@ -56,8 +58,8 @@ public struct TriageSection: Sendable {
 public struct AccountSection: Sendable {
     /// The NAME in `[account NAME]`.
     public var name: String
-    /// `imaps://host[:port]`, `imap://host[:port]` or `maildir:PATH` (PATH absolute).
-    public var url: String
+    /// `url`: IMAP (`imaps://host[:port]`, `imap://host[:port]`) or `maildir:PATH`.
+    public var endpoint: AccountEndpoint
     /// The login name.
     public var user: String?
     /// A shell command whose standard output is the password.
@@ -82,9 +84,9 @@ public struct AccountSection: Sendable {
     public var line: Int = 0
 
     /// Creates an account.
-    public init(name: String, url: String) {
+    public init(name: String, endpoint: AccountEndpoint) {
         self.name = name
-        self.url = url
+        self.endpoint = endpoint
     }
 }
 
@@ -96,8 +98,8 @@ public struct DigestSection: Sendable {
     public var from: String
     /// Local hour (0...23) from which the day's digest is due.
     public var hour: Int = 7
-    /// `smtps://host`, `smtp://host` (STARTTLS required) or `file:DIR`.
-    public var smtp: String
+    /// `smtp`: `smtps://host`, `smtp://host` (STARTTLS required) or `file:DIR`.
+    public var smtp: DeliveryEndpoint
     /// SMTP login name.
     public var user: String?
     /// A shell command whose standard output is the SMTP password.
@@ -112,7 +114,7 @@ public struct DigestSection: Sendable {
     public var commandTimeout: Int?
 
     /// Creates the section.
-    public init(to: String, from: String, smtp: String) {
+    public init(to: String, from: String, smtp: DeliveryEndpoint) {
         self.to = to
         self.from = from
         self.smtp = smtp

@@ -21,18 +21,26 @@ struct PlannedFacts: Sendable {
         labels.last(where: { $0.id == id })?.present
     }
 
-    /// Records the effect of `action` on what the rules can test.
+    /// Records what `action` asks of the server (its `serverEffect`, the one place
+    /// that says it), as far as rules can test it.
     mutating func apply(_ action: Action, vocabulary: Vocabulary, folders: FolderNamespace) {
-        switch action {
-        case .label(let name):
-            labels.append((vocabulary.id(of: LabelName.normalize(LabelCodec.stored(name))), true))
-        case .unlabel(let name):
-            labels.append((vocabulary.id(of: LabelName.normalize(LabelCodec.stored(name))), false))
-        case .markRead: seen = true
-        case .markUnread: seen = false
-        case .flag: flagged = true
-        case .move(let folder): mailbox = vocabulary.id(of: PlannedFacts.folderKey(folder, folders))
-        case .queue, .remind, .digest, .webhook, .stop: break
+        switch action.serverEffect {
+        case .change(let change)?:
+            let present = change.operation == .add
+            for name in change.labels.sorted() {
+                labels.append((vocabulary.id(of: LabelName.normalize(LabelCodec.stored(name))), present))
+            }
+            for flag in change.flags {
+                switch flag {
+                case "\\Seen": seen = present
+                case "\\Flagged": flagged = present
+                default: break  // no term reads the other flags
+                }
+            }
+        case .move(let folder)?:
+            mailbox = vocabulary.id(of: PlannedFacts.folderKey(folder, folders))
+        case nil:
+            break
         }
     }
 

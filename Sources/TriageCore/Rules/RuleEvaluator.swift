@@ -58,10 +58,18 @@ public enum RuleEvaluator {
     /// Whether two different actions cannot both happen: a message lands in one
     /// folder, is read or unread, and appears in one digest section.
     static func conflicts(_ a: Action, _ b: Action) -> Bool {
-        switch (a, b) {
-        case (.move, .move), (.digest, .digest): return a != b
-        case (.markRead, .markUnread), (.markUnread, .markRead): return true
-        default: return false
+        guard let group = exclusiveGroup(a) else { return false }
+        return a != b && exclusiveGroup(b) == group
+    }
+
+    /// The actions of which a message can have only one; nil for actions that go
+    /// with any other. No `default:`: a new action does not compile until it says.
+    static func exclusiveGroup(_ action: Action) -> String? {
+        switch action {
+        case .move: return "folder"
+        case .markRead, .markUnread: return "read"
+        case .digest: return "digest section"
+        case .label, .unlabel, .flag, .queue, .remind, .webhook, .stop: return nil
         }
     }
 
@@ -77,7 +85,8 @@ public enum RuleEvaluator {
             spec.title = x(spec.title)
             spec.note = spec.note.map(x)
             return .remind(spec)
-        default: return action
+        // A queue name is a plain word; a webhook URL never takes text from the sender.
+        case .queue, .webhook, .markRead, .markUnread, .flag, .stop: return action
         }
     }
 }

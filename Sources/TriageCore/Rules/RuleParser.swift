@@ -39,14 +39,14 @@ public struct RuleParser {
         return (rules, sorted(lexical + parser.diagnostics))
     }
 
-    /// Parses the reminder grammar alone (for `triage remind add`): a title in quotes
-    /// (or bare words up to the first clause), then the optional clauses.
+    /// Parses the reminder grammar alone (for `triage remind add`): a title in quotes,
+    /// then the optional clauses, as after the `remind` action.
     static func parseReminder(_ source: String, path: String) -> (ReminderSpec?, [Diagnostic]) {
         let (tokens, lexical) = RuleLexer.tokenize(source, path: path)
         var parser = RuleParser(tokens: tokens, path: path)
         var spec: ReminderSpec?
         do {
-            let parsed = try parser.parseReminder(templates: false, bareTitle: true)
+            let parsed = try parser.parseReminder(templates: false)
             if parser.peek.kind != .end {
                 parser.error(parser.peek.span, "unexpected \(parser.peek.quoted) in the reminder; clauses are in, on, at, near and note")
             } else {
@@ -560,7 +560,7 @@ public struct RuleParser {
                 days = try parseDays()
             }
             return .queue(name: queue, inDays: days)
-        case "remind": return .remind(try parseReminder(templates: true, bareTitle: false))
+        case "remind": return .remind(try parseReminder(templates: true))
         case "digest":
             if peek.kind == .string {
                 return .digest(section: try argument(after: token, what: "a section name"))
@@ -656,34 +656,16 @@ public struct RuleParser {
 
     // MARK: - Reminders
 
-    private static let clauses = ["in", "on", "at", "near", "note"]
+    private static let clauses = ReminderSyntax.clauses
 
-    private static func isClause(_ token: Token) -> Bool {
-        token.kind == .word && clauses.contains(token.text.lowercased())
-    }
-
-    private mutating func parseReminder(templates: Bool, bareTitle: Bool) throws -> ReminderSpec {
+    private mutating func parseReminder(templates: Bool) throws -> ReminderSpec {
         let titleToken = peek
-        var title: String
-        if titleToken.kind == .string {
-            advance()
-            title = titleToken.text
-            if templates { checkPlaceholders(titleToken) }
-        } else if bareTitle, titleToken.kind != .end, !Self.isClause(titleToken) {
-            // Bare words up to the first clause, spaced as written.
-            title = ""
-            while peek.kind != .end, !Self.isClause(peek) {
-                let token = advance()
-                if !title.isEmpty, token.spaceBefore { title += " " }
-                switch token.kind {
-                case .string: title += "\"\(token.text)\""
-                case .op: title += token.text + ":"
-                default: title += token.text
-                }
-            }
-        } else {
+        guard titleToken.kind == .string else {
             throw error(expectedSpan, "remind needs a title in quotes, as in remind \"Call back\"")
         }
+        advance()
+        let title = titleToken.text
+        if templates { checkPlaceholders(titleToken) }
         if title.allSatisfy(\.isWhitespace) { error(titleToken.span, "a reminder needs a title; this one is empty") }
         var spec = ReminderSpec(title: title)
         var seen: Set<String> = []

@@ -63,9 +63,76 @@ public struct MailboxRunner {
     /// whatever was finished before stays finished.
     public func run(on connection: MailConnection) throws -> Outcome {
         var outcome = Outcome()
+        // Phase 1: select, and where to start (nil: a first run, which only remembers where it is).
         let status = try connection.open(mailbox, readOnly: options.dryRun)
         let saved = try MailboxState.load(store: store.root, account: account, mailbox: mailbox)
+        guard var pass = try startPoint(status: status, saved: saved) else {
+            report(.mailboxDone(account: account, mailbox: mailbox, processed: 0, records: 0))
+            return outcome
+        }
 
+        // UIDNEXT already says whether anything arrived: the cron case sends no SEARCH.
+        let nothingNew = status.uidNext > 0 && status.uidNext - 1 <= pass.lastUID
+        let uids = nothingNew ? [] : try connection.uids(above: pass.lastUID)
+        // Moves an interrupted run may have begun (only for this UIDVALIDITY).
+        pass.journal = options.dryRun ? nil : MoveJournal.load(store: store.root, account: account, mailbox: mailbox)
+        if pass.journal?.uidValidity != status.uidValidity { pass.journal = nil }
+        var index = 0
+        while index < uids.count {
+            let batchUIDs = Array(uids[index..<min(index + max(1, options.batchSize), uids.count)])
+            index += batchUIDs.count
+            // Phase 2: fetch and classify.
+            let classified = try fetchAndClassify(batchUIDs, pass: pass, on: connection, outcome: &outcome)
+            // Phase 3: plan the records to write and the commands to send.
+            let plan = makePlan(classified)
+            guard !options.dryRun else { continue }
+            // Phase 4: apply: store records, then server actions.
+            try apply(plan, batch: batchUIDs, pass: &pass, on: connection, outcome: &outcome)
+            // Phase 5: save the state, only now that the batch is done.
+            try saveState(after: batchUIDs, finished: index == uids.count, pass: pass)
+        }
+        try finish(uids: uids, pass: pass, on: connection, outcome: &outcome)
+        report(.mailboxDone(account: account, mailbox: mailbox, processed: outcome.processed, records: outcome.recordsCreated))
+        return outcome
+    }
+
+    // MARK: - Phases
+
+    /// What one run of a mailbox knows and carries from batch to batch.
+    private struct Pass {
+        /// What opening the mailbox said.
+        var status: MailboxStatus
+        /// The state the last run left, if any.
+        var saved: MailboxState?
+        /// When this run started, for `MailboxState.lastRun`.
+        var stamp: Timestamp
+        /// Mail up to this UID is done.
+        var lastUID: UInt32
+        /// Set when only mail that arrived after a time is new (a renumbered mailbox).
+        var arrivedAfter: Timestamp?
+        /// Moves an interrupted run may have begun, for this UIDVALIDITY.
+        var journal: MoveJournal?
+        /// With `--since`: the start of that day, seconds since 1970.
+        var sinceStart: Int64?
+        /// Messages whose labels the server would not take.
+        var labelsSkipped = Set<UInt32>()
+    }
+
+    /// A message of a batch with the actions the rules chose (never empty).
+    private typealias Classified = (uid: UInt32, message: Message, actions: [PlannedAction])
+
+    /// What one batch writes to the store and asks of the server.
+    private struct BatchPlan {
+        var records = StoreBatch()
+        var server = ServerPlan()
+        /// The messages by UID, for problems reported in the digest.
+        var messages: [UInt32: Message] = [:]
+        var created: Timestamp
+    }
+
+    /// Phase 1: where the walk starts, from the saved state and what the server
+    /// said. Returns nil on a first run, after remembering where the mailbox is.
+    private func startPoint(status: MailboxStatus, saved: MailboxState?) throws -> Pass? {
         let stamp = Timestamp(now, timeZone: store.timeZone)
         // Set when only mail that arrived after a time is new (a renumbered mailbox).
         var arrivedAfter: Timestamp?
@@ -90,154 +157,160 @@ public struct MailboxRunner {
             report(.note(account: account, mailbox: mailbox,
                          "first run: remembering UID \(start.lastUID); only new mail will be processed (use --all or --since for older mail)"))
             if !options.dryRun { try start.save(store: store.root, account: account, mailbox: mailbox) }
-            report(.mailboxDone(account: account, mailbox: mailbox, processed: 0, records: 0))
-            return outcome
+            return nil
         }
-
-        // UIDNEXT already says whether anything arrived: the cron case sends no SEARCH.
-        let nothingNew = status.uidNext > 0 && status.uidNext - 1 <= lastUID
-        let uids = nothingNew ? [] : try connection.uids(above: lastUID)
-        // Moves an interrupted run may have begun (only for this UIDVALIDITY).
-        var journal = options.dryRun ? nil : MoveJournal.load(store: store.root, account: account, mailbox: mailbox)
-        if journal?.uidValidity != status.uidValidity { journal = nil }
         let sinceStart = options.since.map { Int64($0.daysSince1970) * 86_400 - Int64(store.timeZone.secondsFromGMT(for: now)) }
-        var labelsSkipped = Set<UInt32>()
-        var index = 0
-        while index < uids.count {
-            let batchUIDs = Array(uids[index..<min(index + max(1, options.batchSize), uids.count)])
-            index += batchUIDs.count
-            var classified: [(uid: UInt32, message: Message, actions: [PlannedAction])] = []
-            var needText: [UInt32] = []
-            // Fetched in chunks: only the parsed messages of the batch stay, not every
-            // chunk's raw answer.
-            var chunkStart = 0
-            while chunkStart < batchUIDs.count {
-                let chunk = Array(batchUIDs[chunkStart..<min(chunkStart + max(1, options.fetchSize), batchUIDs.count)])
-                chunkStart += chunk.count
-                let fetched = try connection.fetch(chunk, parts: parts)
-                checkpoint("fetch")
-                for item in fetched {
-                    if let sinceStart, let arrived = item.internalDate, arrived < sinceStart, !options.all { continue }
-                    // Not known to have arrived after the cutoff: left alone, like old mail on a first run.
-                    if let arrivedAfter, (item.internalDate ?? .min) < arrivedAfter.secondsSince1970 { continue }
-                    let message = makeMessage(item)
-                    let actions = classify(message)
-                    outcome.processed += 1
-                    report(.decision(account: account, mailbox: mailbox, uid: item.uid, subject: message.subject, actions: actions))
-                    if !parts.contains(.text), !options.dryRun,
-                       actions.contains(where: { MessageParts.needed(by: $0.action).contains(.text) }) {
-                        needText.append(item.uid)
-                    }
-                    // A message without actions needs nothing more: keep only the others.
-                    if !actions.isEmpty { classified.append((item.uid, message, actions)) }
-                }
-            }
-            if !needText.isEmpty {
-                // The records keep a snippet: fetch the text of just these messages. The
-                // rules did not look at it, so the decisions stand.
-                // With the text (up to 32 KiB each) a message weighs some 20 times its
-                // header: these fetches take a quarter of a header chunk at a time.
-                var position: [UInt32: Int] = [:]
-                for i in classified.indices { position[classified[i].uid] = i }
-                let textChunk = max(1, options.fetchSize / 4)
-                var start = 0
-                while start < needText.count {
-                    let chunk = Array(needText[start..<min(start + textChunk, needText.count)])
-                    start += chunk.count
-                    for item in try connection.fetch(chunk, parts: .all) {
-                        if let i = position[item.uid] { classified[i].message = makeMessage(item) }
-                    }
-                }
-            }
+        return Pass(status: status, saved: saved, stamp: stamp, lastUID: lastUID, arrivedAfter: arrivedAfter,
+                    sinceStart: sinceStart)
+    }
 
-            var records = StoreBatch()
-            var plan = ServerPlan()
-            var messages: [UInt32: Message] = [:]
-            let created = Timestamp(now, timeZone: store.timeZone)
-            for (uid, message, actions) in classified {
-                for planned in actions {
-                    if case .webhook(let url) = planned.action {
-                        records.add(WebhookDelivery(id: RecordID.forMessage(message, rule: planned.rule, action: planned.action),
-                                                    url: url, created: created, rule: planned.rule, message: MessageSummary(message)))
-                    } else {
-                        records.add(planned.action, rule: planned.rule, message: message, created: created)
-                    }
+    /// Phase 2: fetches a batch and runs the rules on each message; returns the
+    /// messages that have actions, with their text when a record needs the snippet.
+    private func fetchAndClassify(_ batchUIDs: [UInt32], pass: Pass, on connection: MailConnection,
+                                  outcome: inout Outcome) throws -> [Classified] {
+        var classified: [Classified] = []
+        var needText: [UInt32] = []
+        // Fetched in chunks: only the parsed messages of the batch stay, not every
+        // chunk's raw answer.
+        var chunkStart = 0
+        while chunkStart < batchUIDs.count {
+            let chunk = Array(batchUIDs[chunkStart..<min(chunkStart + max(1, options.fetchSize), batchUIDs.count)])
+            chunkStart += chunk.count
+            let fetched = try connection.fetch(chunk, parts: parts)
+            checkpoint("fetch")
+            for item in fetched {
+                if let sinceStart = pass.sinceStart, let arrived = item.internalDate, arrived < sinceStart, !options.all { continue }
+                // Not known to have arrived after the cutoff: left alone, like old mail on a first run.
+                if let arrivedAfter = pass.arrivedAfter, (item.internalDate ?? .min) < arrivedAfter.secondsSince1970 { continue }
+                let message = makeMessage(item)
+                let actions = classify(message)
+                outcome.processed += 1
+                report(.decision(account: account, mailbox: mailbox, uid: item.uid, subject: message.subject, actions: actions))
+                if !parts.contains(.text), !options.dryRun,
+                   actions.contains(where: { MessageParts.needed(by: $0.action).contains(.text) }) {
+                    needText.append(item.uid)
                 }
-                plan.add(actions, uid: uid, facts: message.server, mailbox: mailbox)
-                messages[uid] = message
-            }
-            guard !options.dryRun else { continue }
-
-            // 1. Store records.
-            if !records.isEmpty {
-                outcome.recordsCreated += try store.write(records).created.count
-                checkpoint("store")
-            }
-            // 2. Server actions: flags first, moves last (a move ends the UID's life here).
-            for (change, changeUIDs) in plan.changes {
-                if let allowed = status.allowedKeywords, !change.labels.isEmpty,
-                   !change.labels.allSatisfy({ label in allowed.contains { LabelCodec.same(LabelCodec.label(for: $0), label) } }) {
-                    // The server takes no new keywords (PERMANENTFLAGS without \*): asking
-                    // would only get a BAD. Every other action still happens.
-                    labelsSkipped.formUnion(changeUIDs)
-                    continue
-                }
-                for refusal in try store(change, uids: changeUIDs, on: connection) {
-                    let what = change.summary
-                    outcome.failedActions.append(refusal.error.message)
-                    report(.actionFailed(account: account, mailbox: mailbox, uids: refusal.uids,
-                                         action: what, reason: refusal.error.message))
-                    // Keyed without the server's text, which may vary (Dovecot adds timings):
-                    // a rerun with --all meets the same refusal and adds no second entry.
-                    try reportInDigest(refusal.uids.compactMap { messages[$0] },
-                                       problem: "could not \(what): the server refused it (\(refusal.error.detail))",
-                                       key: "could not \(what): refused", created: created)
-                }
-            }
-            var writer: MoveJournalWriter?
-            if !plan.moves.isEmpty, let last = batchUIDs.last {
-                var next = MoveJournal(uidValidity: status.uidValidity)
-                for (folder, moveUIDs) in plan.moves { next.moves[folder, default: []] += moveUIDs }
-                // Keep what the interrupted run had begun beyond this batch.
-                for (folder, started) in journal?.moves ?? [:] {
-                    let later = started.filter { $0 > last }
-                    if !later.isEmpty { next.moves[folder, default: []] += later }
-                }
-                // And its proofs, until the mailbox is done: a second crash must not lose them.
-                next.attempts = journal?.attempts ?? []
-                try next.save(store: store.root, account: account, mailbox: mailbox)
-                checkpoint("journal")
-                writer = MoveJournalWriter(next, store: store.root, account: account, mailbox: mailbox, checkpoint: checkpoint)
-            }
-            for (folder, moveUIDs) in plan.moves {
-                do {
-                    if let journal, !journal.started(moveUIDs, to: folder).isEmpty {
-                        try connection.resumeMove(moveUIDs, to: folder, attempts: journal.attempts(to: folder), recorder: writer)
-                    } else {
-                        try connection.move(moveUIDs, to: folder, recorder: writer)
-                    }
-                    checkpoint("move")
-                } catch let error as MailError where error.kind == .missingFolder {
-                    outcome.failedActions.append(error.message)
-                    report(.actionFailed(account: account, mailbox: mailbox, uids: moveUIDs,
-                                         action: "move \"\(folder)\"", reason: error.message))
-                    try reportInDigest(moveUIDs.compactMap { messages[$0] }, problem: "could not move to \(folder): the folder does not exist", created: created)
-                }
-            }
-            // 3. State, only now that the batch is done.
-            if let last = batchUIDs.last {
-                // The whole mailbox seen: mail that arrived before this run started is done.
-                let finished = index == uids.count
-                try MailboxState(uidValidity: status.uidValidity, lastUID: last, lastRun: finished ? stamp : saved?.lastRun,
-                                 arrivedAfter: finished ? nil : arrivedAfter)
-                    .save(store: store.root, account: account, mailbox: mailbox)
-                checkpoint("state")
+                // A message without actions needs nothing more: keep only the others.
+                if !actions.isEmpty { classified.append((item.uid, message, actions)) }
             }
         }
-        if !labelsSkipped.isEmpty {
+        if !needText.isEmpty {
+            // The records keep a snippet: fetch the text of just these messages. The
+            // rules did not look at it, so the decisions stand.
+            // With the text (up to 32 KiB each) a message weighs some 20 times its
+            // header: these fetches take a quarter of a header chunk at a time.
+            var position: [UInt32: Int] = [:]
+            for i in classified.indices { position[classified[i].uid] = i }
+            let textChunk = max(1, options.fetchSize / 4)
+            var start = 0
+            while start < needText.count {
+                let chunk = Array(needText[start..<min(start + textChunk, needText.count)])
+                start += chunk.count
+                for item in try connection.fetch(chunk, parts: .all) {
+                    if let i = position[item.uid] { classified[i].message = makeMessage(item) }
+                }
+            }
+        }
+        return classified
+    }
+
+    /// Phase 3: the records and server commands the batch's actions make.
+    private func makePlan(_ classified: [Classified]) -> BatchPlan {
+        var plan = BatchPlan(created: Timestamp(now, timeZone: store.timeZone))
+        for (uid, message, actions) in classified {
+            for planned in actions {
+                plan.records.add(planned.action, rule: planned.rule, message: message, created: plan.created)
+            }
+            plan.server.add(actions, uid: uid, facts: message.server, mailbox: mailbox)
+            plan.messages[uid] = message
+        }
+        return plan
+    }
+
+    /// Phase 4: writes the records, then sends the changes, flags first and moves
+    /// last (a move ends the UID's life here). An action the server refuses or a
+    /// missing folder is reported (and put in the digest) and the run goes on.
+    private func apply(_ plan: BatchPlan, batch batchUIDs: [UInt32], pass: inout Pass, on connection: MailConnection,
+                       outcome: inout Outcome) throws {
+        let created = plan.created
+        // Store records.
+        if !plan.records.isEmpty {
+            outcome.recordsCreated += try store.write(plan.records).created.count
+            checkpoint("store")
+        }
+        // Server actions: flags first, moves last (a move ends the UID's life here).
+        for (change, changeUIDs) in plan.server.changes {
+            if let allowed = pass.status.allowedKeywords, !change.labels.isEmpty,
+               !change.labels.allSatisfy({ label in allowed.contains { LabelCodec.same(LabelCodec.label(for: $0), label) } }) {
+                // The server takes no new keywords (PERMANENTFLAGS without \*): asking
+                // would only get a BAD. Every other action still happens.
+                pass.labelsSkipped.formUnion(changeUIDs)
+                continue
+            }
+            for refusal in try store(change, uids: changeUIDs, on: connection) {
+                let what = change.summary
+                outcome.failedActions.append(refusal.error.message)
+                report(.actionFailed(account: account, mailbox: mailbox, uids: refusal.uids,
+                                     action: what, reason: refusal.error.message))
+                // Keyed without the server's text, which may vary (Dovecot adds timings):
+                // a rerun with --all meets the same refusal and adds no second entry.
+                try reportInDigest(refusal.uids.compactMap { plan.messages[$0] },
+                                   problem: "could not \(what): the server refused it (\(refusal.error.detail))",
+                                   key: "could not \(what): refused", created: created)
+            }
+        }
+        let journal = pass.journal
+        var writer: MoveJournalWriter?
+        if !plan.server.moves.isEmpty, let last = batchUIDs.last {
+            var next = MoveJournal(uidValidity: pass.status.uidValidity)
+            for (folder, moveUIDs) in plan.server.moves { next.moves[folder, default: []] += moveUIDs }
+            // Keep what the interrupted run had begun beyond this batch.
+            for (folder, started) in journal?.moves ?? [:] {
+                let later = started.filter { $0 > last }
+                if !later.isEmpty { next.moves[folder, default: []] += later }
+            }
+            // And its proofs, until the mailbox is done: a second crash must not lose them.
+            next.attempts = journal?.attempts ?? []
+            try next.save(store: store.root, account: account, mailbox: mailbox)
+            checkpoint("journal")
+            writer = MoveJournalWriter(next, store: store.root, account: account, mailbox: mailbox, checkpoint: checkpoint)
+        }
+        for (folder, moveUIDs) in plan.server.moves {
+            do {
+                if let journal, !journal.started(moveUIDs, to: folder).isEmpty {
+                    try connection.resumeMove(moveUIDs, to: folder, attempts: journal.attempts(to: folder), recorder: writer)
+                } else {
+                    try connection.move(moveUIDs, to: folder, recorder: writer)
+                }
+                checkpoint("move")
+            } catch let error as MailError where error.kind == .missingFolder {
+                outcome.failedActions.append(error.message)
+                report(.actionFailed(account: account, mailbox: mailbox, uids: moveUIDs,
+                                     action: "move \"\(folder)\"", reason: error.message))
+                try reportInDigest(moveUIDs.compactMap { plan.messages[$0] }, problem: "could not move to \(folder): the folder does not exist", created: created)
+            }
+        }
+    }
+
+    /// Phase 5: the mailbox state after a batch is done.
+    private func saveState(after batchUIDs: [UInt32], finished: Bool, pass: Pass) throws {
+        guard let last = batchUIDs.last else { return }
+        // The whole mailbox seen (`finished`): mail that arrived before this run started is done.
+        try MailboxState(uidValidity: pass.status.uidValidity, lastUID: last, lastRun: finished ? pass.stamp : pass.saved?.lastRun,
+                         arrivedAfter: finished ? nil : pass.arrivedAfter)
+            .save(store: store.root, account: account, mailbox: mailbox)
+        checkpoint("state")
+    }
+
+    /// After the last batch: reports labels the server would not take, drops the
+    /// finished move journal, and records the state when there was nothing new.
+    private func finish(uids: [UInt32], pass: Pass, on connection: MailConnection, outcome: inout Outcome) throws {
+        let status = pass.status, saved = pass.saved, stamp = pass.stamp
+        if !pass.labelsSkipped.isEmpty {
+            let skipped = pass.labelsSkipped.count
             let reason = "\(connection.serverName) allows no new keywords in \(mailbox) (its PERMANENTFLAGS lack \\*, "
-                + "as on Exchange and GNU Mailutils), so labels were not set on \(labelsSkipped.count) "
-                + "message\(labelsSkipped.count == 1 ? "" : "s"); their other actions were done. "
+                + "as on Exchange and GNU Mailutils), so labels were not set on \(skipped) "
+                + "message\(skipped == 1 ? "" : "s"); their other actions were done. "
                 + "Remove the label actions for this account, or use folders (move) instead"
             outcome.failedActions.append(reason)
             report(.warning(account: account, mailbox: mailbox, reason))
@@ -252,7 +325,7 @@ public struct MailboxRunner {
             if !sameNumbers || options.all || saved?.arrivedAfter != nil {
                 // Record the (new) UIDVALIDITY even when there was nothing to do; a UID of
                 // the old numbering means nothing in the new one.
-                try MailboxState(uidValidity: status.uidValidity, lastUID: max(lastUID, sameNumbers ? saved?.lastUID ?? 0 : 0),
+                try MailboxState(uidValidity: status.uidValidity, lastUID: max(pass.lastUID, sameNumbers ? saved?.lastUID ?? 0 : 0),
                                  lastRun: stamp)
                     .save(store: store.root, account: account, mailbox: mailbox)
             } else if let saved, (saved.lastRun?.secondsSince1970 ?? .min) < stamp.secondsSince1970 - 86_400 {
@@ -261,8 +334,6 @@ public struct MailboxRunner {
                     .save(store: store.root, account: account, mailbox: mailbox)
             }
         }
-        report(.mailboxDone(account: account, mailbox: mailbox, processed: outcome.processed, records: outcome.recordsCreated))
-        return outcome
     }
 
     /// Sends one change. When the server refuses it (a tagged NO or BAD, not a lost

@@ -16,32 +16,37 @@ public struct ServerPlan: Sendable {
     /// are in `facts`, open in `mailbox`.
     public mutating func add(_ actions: [PlannedAction], uid: UInt32, facts: ServerFacts, mailbox: String) {
         for planned in actions {
-            switch planned.action {
-            // Keywords are case-insensitive (Cyrus and Courier keep the case first set):
-            // compare as the server does, so a rerun sends nothing.
-            case .label(let name) where !facts.labels.contains(where: { LabelCodec.same($0, name) }):
-                append(FlagChange(.add, labels: [name]), uid)
-            case .unlabel(let name):
-                // Removed in the spelling the message has, for servers that do compare case.
-                if let present = facts.labels.first(where: { LabelCodec.same($0, name) }) {
-                    append(FlagChange(.remove, labels: [present]), uid)
-                }
-            case .markRead where !facts.isSeen:
-                append(FlagChange(.add, flags: ["\\Seen"]), uid)
-            case .markUnread where facts.isSeen:
-                append(FlagChange(.remove, flags: ["\\Seen"]), uid)
-            case .flag where !facts.isFlagged:
-                append(FlagChange(.add, flags: ["\\Flagged"]), uid)
+            guard let effect = planned.action.serverEffect else { continue }
+            switch effect {
+            case .change(let change):
+                if let needed = ServerPlan.remaining(change, facts: facts) { append(needed, uid) }
             case .move(let folder) where !ServerPlan.sameMailbox(folder, mailbox):
                 if let i = moves.firstIndex(where: { $0.folder == folder }) {
                     moves[i].uids.append(uid)
                 } else {
                     moves.append((folder, [uid]))
                 }
-            default:
+            case .move:
                 break
             }
         }
+    }
+
+    /// The part of `change` not yet true of the message, or nil when all of it is.
+    static func remaining(_ change: FlagChange, facts: ServerFacts) -> FlagChange? {
+        var rest = FlagChange(change.operation)
+        switch change.operation {
+        case .add:
+            rest.flags = change.flags.filter { !facts.flags.contains($0) }
+            // Keywords are case-insensitive (Cyrus and Courier keep the case first set):
+            // compare as the server does, so a rerun sends nothing.
+            rest.labels = change.labels.filter { name in !facts.labels.contains { LabelCodec.same($0, name) } }
+        case .remove:
+            rest.flags = change.flags.filter { facts.flags.contains($0) }
+            // Removed in the spelling the message has, for servers that do compare case.
+            rest.labels = Set(change.labels.compactMap { name in facts.labels.first { LabelCodec.same($0, name) } })
+        }
+        return rest.isEmpty ? nil : rest
     }
 
     /// Whether there is nothing to send.

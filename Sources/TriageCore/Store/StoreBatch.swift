@@ -12,28 +12,30 @@ public struct StoreBatch: Sendable {
         records.append(record)
     }
 
-    /// Adds the record that a store action (`queue`, `remind`, `digest`) of rule
-    /// `rule` makes from `message`, created at `created` (whose local day is "today").
-    /// Returns false for actions that make no record (label, move, ...).
+    /// Adds the record that a store action (`queue`, `remind`, `digest`, `webhook`)
+    /// of rule `rule` makes from `message`, created at `created` (whose local day is
+    /// "today"): what `action.storeEffect` says. Returns false for actions that make
+    /// no record (label, move, ...).
     ///
     /// The id comes from `RecordID.forMessage(message, rule:, action:)`; pass the
     /// action as the rule wrote it, with any placeholders already expanded for
     /// this message, so the same message always gets the same id.
     @discardableResult
     public mutating func add(_ action: Action, rule: String, message: Message, created: Timestamp) -> Bool {
+        guard let effect = action.storeEffect else { return false }
         let id = RecordID.forMessage(message, rule: rule, action: action)
         let today = created.localDay
         let summary = MessageSummary(message)
-        switch action {
-        case .queue(let name, let inDays):
+        switch effect {
+        case .queueEntry(let name, let inDays):
             add(QueueEntry(id: id, queue: name, created: created, due: today.adding(days: inDays ?? 0),
                            rule: rule, message: summary))
-        case .remind(let spec):
+        case .reminder(let spec):
             add(Reminder(id: id, spec: spec, today: today, created: created, rule: rule, message: summary))
-        case .digest(let section):
+        case .digestEntry(let section):
             add(DigestEntry(id: id, section: section, created: created, rule: rule, message: summary))
-        default:
-            return false
+        case .webhookDelivery(let url):
+            add(WebhookDelivery(id: id, url: url, created: created, rule: rule, message: summary))
         }
         return true
     }

@@ -3,33 +3,33 @@ import TriageCore
 
 /// `triage check [--config FILE]`: validates the configuration and every rule file.
 enum CheckCommand: Command {
-    static let name = "check"
-    static let summary = "validate the configuration and every rule file"
-    static let help = """
-    usage: triage check [--connect] [--config FILE]
+    static let spec = CommandSpec(
+        name: "check",
+        summary: "validate the configuration and every rule file",
+        usage: ["check [--connect] [--config FILE]"],
+        about: """
+        Reads the configuration and every *.rules file of its rules folder. Prints
+        nothing and exits 0 when all is well; otherwise prints every problem to
+        standard error, each with its file, line and column, and exits 78 (66 when
+        the configuration file is missing, unreadable or a directory). Warnings (a
+        query that may not mean what it looks like) are printed too, and alone leave
+        the exit status 0.
+        """,
+        options: [
+            .flag("--connect", help: """
+                also log in to each account and show what each folder of `mailboxes =` and \
+                of the move actions is called on the server (`Lists/dev` is \
+                `INBOX.Lists.dev` on Courier); a folder that does not exist there is a \
+                problem (78)
+                """),
+            .config,
+        ])
 
-    Reads the configuration and every *.rules file of its rules folder. Prints
-    nothing and exits 0 when all is well; otherwise prints every problem to
-    standard error, each with its file, line and column, and exits 78 (66 when
-    the configuration file is missing or unreadable). Warnings (a query that may
-    not mean what it looks like) are printed too, and alone leave the exit 0.
-
-      --connect       also log in to each account and show what each folder of
-                      `mailboxes =` and of the move actions is called on the server
-                      (`Lists/dev` is `INBOX.Lists.dev` on Courier); a folder that
-                      does not exist there is a problem (78)
-      --config FILE   the configuration (default: $XDG_CONFIG_HOME/triage/triage.conf)
-
-    """
-
-    static func run(_ args: [String], context: Context) throws -> ExitStatus {
-        let a = try Arguments(args, flags: ["--connect"], options: ["--config"], command: name)
-        guard a.positional.isEmpty else {
-            throw SimpleError(.usage, "check: unexpected argument '\(a.positional[0])'; see 'triage check --help'")
-        }
+    static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
+        try a.expectNoPositional()
         let configuration: Configuration
         do {
-            configuration = try ConfigLoader.load(path: context.configPath(a.value("--config")))
+            configuration = try RunSetup.configuration(a.value("--config"), context: context)
         } catch let error as ConfigError {
             context.err(error.problems.map { $0.rendered + "\n" }.joined())
             return error.exitStatus  // 66 when the file is missing or unreadable, as in every command

@@ -3,49 +3,49 @@ import TriageCore
 
 /// `triage digest`: preview, send or plan the daily digest.
 enum DigestCommand: Command {
-    static let name = "digest"
-    static let summary = "preview, send or plan the daily digest"
-    static let help = """
-    usage: triage digest [--config FILE] [--date YYYY-MM-DD] --preview [--text | --html]
-           triage digest [--config FILE] [--date YYYY-MM-DD] --send [--force] [--verbose]
-           triage digest [--config FILE] [--date YYYY-MM-DD] --plan N
+    static let spec = CommandSpec(
+        name: "digest",
+        summary: "preview, send or plan the daily digest",
+        usage: [
+            "digest [--config FILE] [--date YYYY-MM-DD] [--now TIME] --preview [--text | --html]",
+            "digest [--config FILE] [--date YYYY-MM-DD] [--now TIME] --send [--force] [--verbose]",
+            "digest [--config FILE] [--date YYYY-MM-DD] [--now TIME] --plan N",
+        ],
+        about: """
+        The digest of a day holds the open reminders and queue entries due on or
+        before it (overdue ones with their age) and, once, the digest entries that
+        arrived since the last digest. 'triage run' sends it by itself once the
+        [digest] hour has passed; see docs/digest.md.
+        """,
+        options: [
+            .flag("--preview", help: "print the day's message (RFC 5322, as it would be sent) to standard output; "
+                + "sends and marks nothing"),
+            .flag("--text", help: "print only the decoded text part instead", under: true),
+            .flag("--html", help: "print only the decoded HTML part instead", under: true),
+            .flag("--send", help: "send the day's digest now and record it; a day is sent once: a second --send "
+                + "that day sends nothing"),
+            .flag("--force", help: "send it again anyway (with a new Message-ID), even when there is nothing to report",
+                  under: true),
+            .value("--plan", "N", help: "for the next N digests (1 to 366), print each day and its items from what "
+                + "the store holds now; empty days are left out"),
+            .value("--date", "YYYY-MM-DD", help: "the digest of that day (default: today; for --plan, the first day, "
+                + "default the next digest to be sent)"),
+            .now("act"),
+            .flag("-v", "--verbose", help: "say what --send did"),
+            .config,
+        ],
+        notes: """
+        Exit status: 0 success (also when nothing was due); 64 usage error; 66 no
+        configuration file; 75 the message could not be delivered (the step that
+        failed is named; nothing is recorded, the next run retries); 77 the SMTP
+        server refused the credentials; 78 configuration error, or smtps:// on a
+        STARTTLS port.
+        """)
 
-    The digest of a day holds the open reminders and queue entries due on or
-    before it (overdue ones with their age) and, once, the digest entries that
-    arrived since the last digest. 'triage run' sends it by itself once the
-    [digest] hour has passed; see docs/digest.md.
-
-      --preview          print the day's message (RFC 5322, as it would be sent)
-                         to standard output; sends and marks nothing
-        --text, --html   print only the decoded text or HTML part instead
-      --send             send the day's digest now and record it; a day is sent
-                         once: a second --send that day sends nothing
-        --force          send it again anyway (with a new Message-ID), even
-                         when there is nothing to report
-      --plan N           for the next N digests, print each day and its items
-                         from what the store holds now; empty days are left out
-      --date DAY         the digest of DAY (default: today; for --plan, the
-                         first day, default the next digest to be sent)
-      -v, --verbose      say what --send did
-      --config FILE      the configuration (default ~/.config/triage/triage.conf)
-
-    Exit status: 0 success (also when nothing was due); 66 no configuration
-    file; 75 the message could not be delivered (the step that failed is named;
-    nothing is recorded, the next run retries); 77 the SMTP server refused the
-    credentials; 78 configuration error, or smtps:// on a STARTTLS port.
-
-    """
-
-    static func run(_ args: [String], context: Context) throws -> ExitStatus {
-        let a = try Arguments(args, flags: ["--preview", "--send", "--force", "--text", "--html", "--verbose", "-v"],
-                              options: ["--config", "--date", "--plan"], command: name)
-        guard a.positional.isEmpty else {
-            throw SimpleError(.usage, "digest: unexpected argument '\(a.positional[0])'; see 'triage digest --help'")
-        }
+    static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
+        try a.expectNoPositional()
         let modes = ["--preview", "--send"].filter(a.has) + (a.value("--plan") != nil ? ["--plan"] : [])
-        guard modes.count == 1 else {
-            throw SimpleError(.usage, "digest: give one of --preview, --send or --plan N; see 'triage digest --help'")
-        }
+        guard modes.count == 1 else { throw a.usage("give one of --preview, --send or --plan N") }
         if a.has("--force") && !a.has("--send") { throw SimpleError(.usage, "digest: --force goes with --send") }
         if (a.has("--text") || a.has("--html")) && !a.has("--preview") {
             throw SimpleError(.usage, "digest: --text and --html go with --preview")
@@ -57,8 +57,8 @@ enum DigestCommand: Command {
             date = day
         }
 
-        let setup = try RunSetup.load(configOption: a.value("--config"), context: context)
-        let today = Timestamp.day(of: context.now, in: setup.timeZone)
+        let (setup, context) = try RunSetup.load(a, context: context)
+        let today = setup.today(context)
 
         if let countText = a.value("--plan") {
             guard let count = Int(countText), count > 0, count <= 366 else {
@@ -71,7 +71,7 @@ enum DigestCommand: Command {
         let day = date ?? today
         if a.has("--preview") {
             let draft = try service.dispatcher.draft(day: day, now: context.now)
-            DigestService.warn(draft.problems, context: context)
+            setup.report(draft.problems, context)
             if a.has("--text") { context.out(draft.rendered.text) }
             else if a.has("--html") { context.out(draft.rendered.html) }
             else { context.out(draft.message.text) }
@@ -84,8 +84,8 @@ enum DigestCommand: Command {
         } catch {
             throw DigestService.failure(error, day: day)
         }
-        DigestService.warn(outcome.problems, context: context)
-        let verbose = a.has("--verbose") || a.has("-v")
+        setup.report(outcome.problems, context)
+        let verbose = a.has("--verbose")
         switch outcome {
         case .sent(let draft):
             if verbose { context.out("sent the digest of \(day.iso) to \(service.settings.to) via \(service.endpoint.displayName): \(draft.rendered.subject)\n") }
@@ -110,7 +110,7 @@ enum DigestCommand: Command {
             days = schedule.upcomingDays(at: context.now, sent: (try? store.digestSentDays()) ?? [], count: count)
         }
         let reminders = store.openReminders(), queue = store.openQueueEntries(), entries = store.unreportedDigestEntries()
-        DigestService.warn(reminders.problems + queue.problems + entries.problems, context: context)
+        setup.report(reminders.problems + queue.problems + entries.problems, context)
         let plans = DigestPlanner().plan(days: days, reminders: reminders.records, queueEntries: queue.records,
                                          digestEntries: entries.records)
         let ids = DigestShortIDs(store: store)

@@ -4,25 +4,24 @@ import TriageMIME
 
 /// `triage inspect [--json] FILE...`: shows what triage reads from messages.
 enum InspectCommand: Command {
-    static let name = "inspect"
-    static let summary = "show what triage reads from message files"
-    static let help = """
-    usage: triage inspect [--json] FILE...
+    static let spec = CommandSpec(
+        name: "inspect",
+        summary: "show what triage reads from message files",
+        usage: ["inspect [--json] FILE..."],
+        about: """
+        Parses each message file (RFC 5322 / MIME; '-' reads standard input) and
+        prints what triage sees: addresses, subject, date, ids, attachments, snippet.
 
-    Parses each message file (RFC 5322 / MIME; '-' reads standard input) and
-    prints what triage sees: addresses, subject, date, ids, attachments, snippet.
+        A file that cannot be read (missing, unreadable, a directory) is reported on
+        standard error and skipped; the other files are still shown, and the exit
+        status is then 66.
+        """,
+        options: [
+            .flag("--json", help: "one JSON object per message, one per line, with the keys from, to, cc, bcc, "
+                + "reply_to, subject, date, message_id, in_reply_to, list_id, delivered_to, attachments, snippet, size"),
+        ])
 
-      --json   one JSON object per message, one per line, with the keys
-               from, to, cc, bcc, reply_to, subject, date, message_id,
-               in_reply_to, list_id, delivered_to, attachments, snippet, size
-
-    A file that cannot be read is reported on standard error and skipped; the
-    other files are still shown, and the exit status is then 66.
-
-    """
-
-    static func run(_ args: [String], context: Context) throws -> ExitStatus {
-        let a = try Arguments(args, flags: ["--json"], command: name)
+    static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
         guard !a.positional.isEmpty else {
             throw SimpleError(.usage, "inspect: name at least one message file, or - for standard input")
         }
@@ -31,7 +30,7 @@ enum InspectCommand: Command {
         for path in a.positional {
             let bytes: [UInt8]
             do {
-                bytes = try read(path)
+                bytes = [UInt8](try FileArgument.read(path))
             } catch let error as SimpleError {
                 context.err("triage: \(error.message)\n")
                 status = max(status, error.exitStatus)
@@ -46,24 +45,6 @@ enum InspectCommand: Command {
             first = false
         }
         return status
-    }
-
-    /// The whole file, or standard input for `-`.
-    private static func read(_ path: String) throws -> [UInt8] {
-        if path == "-" {
-            return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw SimpleError(.noInput, "inspect: cannot read \(path): no such file; check the path")
-        }
-        guard !isDirectory.boolValue else {
-            throw SimpleError(.noInput, "inspect: cannot read \(path): it is a directory; name message files")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SimpleError(.noInput, "inspect: cannot read \(path): permission denied or unreadable; check its permissions")
-        }
-        return [UInt8](data)
     }
 
     /// A readable, aligned summary of one message.

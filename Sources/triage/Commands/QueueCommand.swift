@@ -2,26 +2,30 @@ import TriageCore
 
 /// `triage queue`: lists queue entries and marks them done, open again or removed.
 enum QueueCommand: Command {
-    static let name = "queue"
-    static let summary = "list queue entries; mark them done, reopen or remove them"
-    static let help = """
-    usage: triage queue [list] [NAME] [--all] [--json] [--config FILE]
-           triage queue done ID...
-           triage queue reopen ID...
-           triage queue remove ID...
+    static let spec = CommandSpec(
+        name: "queue",
+        summary: "list queue entries; mark them done, reopen or remove them",
+        usage: [
+            "queue [list] [NAME] [--all] [--json] [--config FILE]",
+            "queue done ID... [--config FILE]",
+            "queue reopen ID... [--config FILE]",
+            "queue remove ID... [--config FILE]",
+        ],
+        about: """
+        Lists the open entries of every queue (or of queue NAME), grouped by queue,
+        newest last: short id, due day, sender and subject. IDs may be shortened to
+        any unique prefix of at least four digits, as shown in the list.
 
-    Lists the open entries of every queue (or of queue NAME), grouped by queue,
-    newest last: short id, due day, sender and subject. IDs may be shortened to
-    any unique prefix of at least four digits, as shown in the list.
-
-      --all          include done entries
-      --json         one JSON object per entry, one per line (the record's fields)
-      --config FILE  the configuration file (default $XDG_CONFIG_HOME/triage/triage.conf)
-
-    'remove' hides an entry for good: the same message through the same rule
-    does not bring it back.
-
-    """
+        'done' closes entries, 'reopen' opens them again, 'remove' hides an entry
+        for good: the same message through the same rule does not bring it back.
+        """,
+        options: [
+            .flag("--all", help: "include done entries"),
+            .flag("--json", help: "one JSON object per entry, one per line (the record's fields)"),
+            .config,
+        ],
+        notes: "Exit status: 0 success; 64 usage error; 65 an unknown or ambiguous id (nothing is changed); "
+            + "66 no configuration file; 75 another triage holds the store's lock.")
 
     /// By queue name, then oldest first (newest last), then id. Sorts indices so
     /// the large records are not moved around.
@@ -31,28 +35,20 @@ enum QueueCommand: Command {
         return order.map { entries[$0] }
     }
 
-    static func run(_ args: [String], context: Context) throws -> ExitStatus {
-        let a = try Arguments(args, flags: ["--all", "--json"], options: ["--config"], command: name)
-        var words = a.positional
-        let verbs: [String: WorkStatus] = ["done": .done, "reopen": .open, "remove": .removed]
-        if let verb = words.first, let status = verbs[verb] {
-            guard !a.has("--all"), !a.has("--json") else {
-                throw SimpleError(.usage, "queue \(verb): --all and --json are for listing; see 'triage queue --help'")
-            }
-            let typed = Array(words.dropFirst())
-            guard !typed.isEmpty else { throw SimpleError(.usage, "queue \(verb): name at least one entry id (see 'triage queue list')") }
-            let access = try StoreAccess(configOption: a.value("--config"), context: context)
-            let ids = try access.store.resolve(QueueEntry.self, typed)
-            try access.store.setStatus(queueEntries: ids, to: status, now: context.now)
-            return .ok
+    static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
+        if let status = try StatusVerb.apply(a, QueueEntry.self, context: context, set: {
+            try $0.setStatus(queueEntries: $1, to: $2, now: $3)
+        }) {
+            return status
         }
+        var words = a.positional
         if words.first == "list" { words.removeFirst() }
         guard words.count <= 1 else {
             throw SimpleError(.usage, "queue: unexpected '\(words[1])'; usage: triage queue [list] [NAME] [--all] [--json]")
         }
-        let access = try StoreAccess(configOption: a.value("--config"), context: context)
-        let listing = access.store.queueEntries(a.has("--all") ? [.open, .done] : [.open])
-        access.report(listing.problems, context)
+        let (setup, context) = try RunSetup.load(a, context: context)
+        let listing = setup.store.queueEntries(a.has("--all") ? [.open, .done] : [.open])
+        setup.report(listing.problems, context)
         var entries = listing.records
         if let queue = words.first { entries = entries.filter { $0.queue == queue } }
         entries = QueueCommand.sorted(entries)
@@ -61,7 +57,7 @@ enum QueueCommand: Command {
             context.out(entries.map { $0.json.serialized + "\n" }.joined())
             return .ok
         }
-        let index = access.store.shortIDs(QueueEntry.self)
+        let index = setup.store.shortIDs(QueueEntry.self)
         var out = ""
         var start = entries.startIndex
         while start < entries.endIndex {

@@ -1,58 +1,70 @@
 import TriageCore
 
-/// `triage remind`: lists reminders, adds one by hand, marks them done or removes them.
+/// `triage remind`: lists reminders, adds one by hand, marks them done, open again or removed.
 enum RemindCommand: Command {
-    static let name = "remind"
-    static let summary = "list, add, complete or remove reminders"
-    static let help = """
-    usage: triage remind [list] [--all] [--json] [--config FILE]
-           triage remind add "TITLE" [in N days | on YYYY-MM-DD] [at HH:MM]
-                             [near LAT,LON radius N m|km|mi [arriving|leaving]] [note "TEXT"]
-           triage remind done ID...
-           triage remind remove ID...
+    static let spec = CommandSpec(
+        name: "remind",
+        summary: "list, add, complete, reopen or remove reminders",
+        usage: [
+            "remind [list] [--all] [--json] [--config FILE]",
+            "remind add TITLE... [in N days | on YYYY-MM-DD] [at HH:MM] "
+                + "[near LAT,LON radius N m|km|mi [arriving|leaving]] [note TEXT...] [--now TIME] [--config FILE]",
+            "remind done ID... [--config FILE]",
+            "remind reopen ID... [--config FILE]",
+            "remind remove ID... [--config FILE]",
+        ],
+        about: """
+        Lists open reminders by due day: short id, due day and time, title, place.
+        IDs may be shortened to any unique prefix of at least four digits.
 
-    Lists open reminders by due day: short id, due day and time, title, place.
-    'add' takes the same words as the 'remind' action of a rule; without 'in' or
-    'on' the reminder is due today. IDs may be shortened to any unique prefix of
-    at least four digits.
+        'add' takes the same clauses as the 'remind' action of a rule; without 'in'
+        or 'on' the reminder is due today. The title is the words before the first
+        clause (in, on, at, near, note), quoted or not: 'remind add Call the
+        dentist in 2 days' and 'remind add "Call the dentist" in 2 days' are the
+        same; the note is the words after 'note' up to the next clause. Quote a
+        title or note that holds a clause word ("Pick up at the station"); words
+        that start with -- go after --.
 
-      --all          include done reminders
-      --json         one JSON object per reminder, one per line (the record's fields)
-      --config FILE  the configuration file (default $XDG_CONFIG_HOME/triage/triage.conf)
+        'done' closes reminders, 'reopen' opens them again, 'remove' hides them.
+        """,
+        options: [
+            .flag("--all", help: "include done reminders"),
+            .flag("--json", help: "one JSON object per reminder, one per line (the record's fields)"),
+            .now("act"),
+            .config,
+        ],
+        notes: "Exit status: 0 success; 64 usage error (for add: the reminder's words, with the column); "
+            + "65 an unknown or ambiguous id (nothing is changed); 66 no configuration file; "
+            + "75 another triage holds the store's lock.",
+        dashWords: true)
 
-    """
-
-    static func run(_ args: [String], context: Context) throws -> ExitStatus {
-        if let (words, config) = try addArguments(args) {
-            return try add(words, configOption: config, context: context)
+    static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
+        if let status = try StatusVerb.apply(a, Reminder.self, context: context, set: {
+            try $0.setStatus(reminders: $1, to: $2, now: $3)
+        }) {
+            return status
         }
-        let a = try Arguments(args, flags: ["--all", "--json"], options: ["--config"], command: name)
         var words = a.positional
-        let verbs: [String: WorkStatus] = ["done": .done, "remove": .removed]
-        if let verb = words.first, verbs[verb] != nil {
+        if words.first == "add" {
             guard !a.has("--all"), !a.has("--json") else {
-                throw SimpleError(.usage, "remind \(verb): --all and --json are for listing; see 'triage remind --help'")
+                throw SimpleError(.usage, "remind add: --all and --json are for listing; see 'triage remind --help'")
             }
-            let rest = Array(words.dropFirst())
-            guard !rest.isEmpty else { throw SimpleError(.usage, "remind \(verb): name at least one reminder id (see 'triage remind list')") }
-            let access = try StoreAccess(configOption: a.value("--config"), context: context)
-            let ids = try access.store.resolve(Reminder.self, rest)
-            try access.store.setStatus(reminders: ids, to: verbs[verb]!, now: context.now)
-            return .ok
+            return try add(Array(words.dropFirst()), a, context: context)
         }
         if words.first == "list" { words.removeFirst() }
         guard words.isEmpty else {
-            throw SimpleError(.usage, "remind: unexpected '\(words[0])'; usage: triage remind [list] [--all] [--json], or remind add|done|remove")
+            throw SimpleError(.usage, "remind: unexpected '\(words[0])'; usage: triage remind [list] [--all] [--json], "
+                + "or remind add|done|reopen|remove")
         }
-        let access = try StoreAccess(configOption: a.value("--config"), context: context)
-        let listing = access.store.reminders(a.has("--all") ? [.open, .done] : [.open])
-        access.report(listing.problems, context)
+        let (setup, context) = try RunSetup.load(a, context: context)
+        let listing = setup.store.reminders(a.has("--all") ? [.open, .done] : [.open])
+        setup.report(listing.problems, context)
         let reminders = listing.records.sorted(by: RemindCommand.order)
         if a.has("--json") {
             context.out(reminders.map { $0.json.serialized + "\n" }.joined())
             return .ok
         }
-        let index = access.store.shortIDs(Reminder.self)
+        let index = setup.store.shortIDs(Reminder.self)
         var table = TextTable()
         let timed = reminders.contains { $0.at != nil }
         for r in reminders {
@@ -89,49 +101,18 @@ enum RemindCommand: Command {
         return text
     }
 
-    /// For `remind add`, the words after `add` and the `--config` value; nil for
-    /// other subcommands. Words with one dash stay words, so `near -33.87,151.21`
-    /// works; `--config` is the only option `add` takes.
-    static func addArguments(_ args: [String]) throws -> ([String], String?)? {
-        var words: [String] = []
-        var config: String?
-        var i = 0
-        var onlyWords = false
-        while i < args.count {
-            let arg = args[i]
-            i += 1
-            if onlyWords || !arg.hasPrefix("--") || (words.first == "add" && arg.count > 2 && Double(arg) != nil) {
-                words.append(arg)
-            } else if arg == "--" {
-                onlyWords = true
-            } else if arg == "--config" {
-                guard i < args.count else { return nil }
-                config = args[i]
-                i += 1
-            } else if arg.hasPrefix("--config=") {
-                config = String(arg.dropFirst("--config=".count))
-            } else if words.first == "add" {
-                throw SimpleError(.usage, "remind add: unknown option \(arg); it takes only --config FILE (use -- before words that start with --)")
-            } else {
-                return nil // let the list parser report it
-            }
-        }
-        guard words.first == "add" else { return nil }
-        return (Array(words.dropFirst()), config)
-    }
-
     /// `remind add WORDS...`: parses them with the rule language's reminder grammar.
-    private static func add(_ words: [String], configOption: String?, context: Context) throws -> ExitStatus {
+    private static func add(_ words: [String], _ a: Arguments, context: Context) throws -> ExitStatus {
         guard !words.isEmpty else { throw SimpleError(.usage, "remind add: give a title, e.g. triage remind add \"Call the dentist\" in 2 days") }
         let source = ReminderSource.text(words)
         let (parsed, diagnostics) = ReminderSyntax.parse(source, path: "<command line>")
         guard let spec = parsed, !diagnostics.contains(where: { $0.severity == .error }) else {
             throw SimpleError(.usage, "remind add: " + ReminderSource.render(diagnostics, source: source))
         }
-        let access = try StoreAccess(configOption: configOption, context: context)
-        let reminder = Reminder(id: RecordID.random(), spec: spec, today: access.today(context),
-                                created: Timestamp(context.now, timeZone: access.timeZone))
-        try access.store.put(reminder)
+        let (setup, context) = try RunSetup.load(a, context: context)
+        let reminder = Reminder(id: RecordID.random(), spec: spec, today: setup.today(context),
+                                created: Timestamp(context.now, timeZone: setup.timeZone))
+        try setup.store.put(reminder)
         return .ok
     }
 }

@@ -8,53 +8,54 @@ import TriageMIME
 /// `triage run`: the cron job. Fetches new mail of every account, applies the
 /// rules, writes the store, then sends the day's digest when it is due.
 enum RunCommand: Command {
-    static let name = "run"
-    static let summary = "process new mail of every account (the cron job)"
-    static let help = """
-    usage: triage run [--config FILE] [--all | --since YYYY-MM-DD] [--dry-run] [--verbose]
-                      [--account NAME] [--batch-size N]
+    static let spec = CommandSpec(
+        name: "run",
+        summary: "process new mail of every account (the cron job)",
+        usage: ["run [--config FILE] [--all | --since YYYY-MM-DD] [--dry-run] [--verbose] [--account NAME] "
+            + "[--batch-size N] [--now TIME]"],
+        about: """
+        Connects to each account, classifies the mail that is new since the last
+        run with the rules, applies server actions (labels, moves, read flags),
+        writes queue entries, reminders and digest entries to the store, and
+        records how far it got; then sends the day's digest once its hour has
+        passed. Silent on success.
 
-    Connects to each account, classifies the mail that is new since the last
-    run with the rules, applies server actions (labels, moves, read flags),
-    writes queue entries, reminders and digest entries to the store, and
-    records how far it got. Silent on success.
+        The first run of a mailbox only remembers where the mailbox ends: mail that
+        arrives from then on is processed. When the server renumbers a mailbox
+        (UIDVALIDITY), only mail that arrived after the last run is processed. To
+        apply the rules to older mail, use --all or --since.
+        """,
+        options: [
+            .flag("--all", help: "walk the whole mailbox (safe to repeat: nothing doubles)"),
+            .value("--since", "YYYY-MM-DD", help: "on a first run or after a renumbering, take mail that arrived "
+                + "on or after that day"),
+            .flag("-n", "--dry-run", help: "connect read-only (EXAMINE) and print what would happen; nothing changes "
+                + "on the server, in the store or the state"),
+            .flag("-v", "--verbose", help: "per-account counts and per-message decisions"),
+            .value("--account", "NAME", help: "only this account"),
+            .value("--batch-size", "N", help: "messages per store write and per round of server actions "
+                + "(default 250; 5000 when the rules read only headers)"),
+            .now("run"),
+            .config,
+        ],
+        notes: """
+        Exit status: 0 success; 64 usage error; 66 no configuration file; 75
+        temporary failure (server unreachable, TLS, another run holds the lock, a
+        password_command that did not finish within its command_timeout); 77
+        credentials refused (IMAP or the digest's SMTP); 78 configuration or rule
+        errors (nothing is applied), a mailbox that does not exist, a URL whose TLS
+        mode does not fit the port, or a rule asks what the server cannot do: a
+        missing folder, a refused label, no keywords (the rest is applied). One
+        failing account does not stop the others; the status is the worst of them.
+        Pending webhooks are POSTed after the mail, within webhook_budget seconds
+        (docs/run.md); they never change the status.
+        """)
 
-    The first run of a mailbox only remembers where the mailbox ends: mail that
-    arrives from then on is processed. When the server renumbers a mailbox
-    (UIDVALIDITY), only mail that arrived after the last run is processed. To
-    apply the rules to older mail:
-
-      --all              walk the whole mailbox (safe to repeat: nothing doubles)
-      --since DAY        on a first run or after a renumbering, take mail that
-                         arrived on or after DAY
-      -n, --dry-run      connect read-only (EXAMINE) and print what would happen;
-                         nothing changes on the server, in the store or the state
-      -v, --verbose      per-account counts and per-message decisions
-      --account NAME     only this account
-      --batch-size N     messages per store write and per round of server actions
-                         (default 250; 5000 when the rules read only headers)
-      --config FILE      the configuration (default ~/.config/triage/triage.conf)
-
-    Exit status: 0 success; 66 no configuration file; 75 temporary failure
-    (server unreachable, TLS, another run holds the lock, a password_command
-    that did not finish within its command_timeout); 77 credentials refused
-    (IMAP or the digest's SMTP); 78 configuration or rule errors (nothing is
-    applied), a mailbox that does not exist, a URL whose TLS mode does not fit
-    the port, or a rule asks what the server cannot do: a missing folder, a
-    refused label, no keywords (the rest is applied). One failing account does
-    not stop the others; the status is the worst of them. Pending webhooks are
-    POSTed after the mail, within webhook_budget seconds (docs/run.md); they
-    never change the status.
-
-    """
-
-    static func run(_ args: [String], context: Context) throws -> ExitStatus {
-        let a = try Arguments(args, flags: ["--all", "--dry-run", "-n", "--verbose", "-v"],
-                              options: ["--config", "--since", "--account", "--batch-size"], command: name)
-        guard a.positional.isEmpty else { throw SimpleError(.usage, "run: unexpected argument '\(a.positional[0])'; see 'triage run --help'") }
+    static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
+        try a.expectNoPositional()
         var options = RunOptions()
         options.all = a.has("--all")
-        options.dryRun = a.has("--dry-run") || a.has("-n")
+        options.dryRun = a.has("--dry-run")
         if let since = a.value("--since") {
             guard let day = CivilDate(iso: since) else { throw SimpleError(.usage, "run: --since wants a date as YYYY-MM-DD, not '\(since)'") }
             options.since = day
@@ -63,9 +64,9 @@ enum RunCommand: Command {
             guard let n = Int(size), n > 0 else { throw SimpleError(.usage, "run: --batch-size wants a positive number") }
             options.batchSize = n
         }
-        let verbose = a.has("--verbose") || a.has("-v")
+        let verbose = a.has("--verbose")
 
-        let setup = try RunSetup.load(configOption: a.value("--config"), context: context, withRules: true)
+        let (setup, context) = try RunSetup.load(a, context: context, withRules: true)
         let parts = setup.rules?.neededParts ?? .all
         if a.value("--batch-size") == nil && !parts.contains(.text) {
             // Every batch costs the server a fixed amount per STORE and MOVE (0.2-0.5 s
@@ -90,7 +91,8 @@ enum RunCommand: Command {
         // The secret commands run before the lock is taken: one waiting for a passphrase
         // (up to command_timeout) must not hold up `triage queue done` and the like.
         var credentials: [String: Result<MailCredential, any Error>] = [:]
-        for account in accounts where !account.url.hasPrefix("maildir:") {
+        for account in accounts {
+            guard case .imap = account.endpoint else { continue }
             credentials[account.name] = Result { try credential(for: account) }
         }
         let digestPassword = options.dryRun ? nil : DigestService.prefetchPassword(setup: setup, now: context.now)
@@ -162,10 +164,11 @@ enum RunCommand: Command {
     /// in with `credential` (from `credential(for:)`).
     static func connect(_ account: AccountSection, credential: Result<MailCredential, any Error>?, context: Context,
                         verbose: Bool, checkpoint: (@Sendable (String) -> Void)? = nil) throws -> MailConnection {
-        if account.url.hasPrefix("maildir:") {
-            return try MaildirConnection(root: String(account.url.dropFirst("maildir:".count)))
+        let url: MailServerURL
+        switch account.endpoint {
+        case .maildir(let path): return try MaildirConnection(root: path)
+        case .imap(let imap): url = imap
         }
-        let url = try MailServerURL.parse(account.url)
         let credential = try (credential ?? Result { try Self.credential(for: account) }).get()
         var settings = IMAPSettings(url: url, credential: credential, caFile: account.caFile, tlsOff: account.tlsOff)
         settings.setTimeout(account.timeout)

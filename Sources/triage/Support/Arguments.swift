@@ -1,61 +1,127 @@
 import TriageCore
 
-/// A small command-line parser: flags (`--json`), options with a value
-/// (`--config FILE` or `--config=FILE`), and positional arguments in order.
+/// The command line after the command word, parsed against the command's table
+/// (`CommandSpec`): flags (`--json`), options with a value (`--config FILE` or
+/// `--config=FILE`), and positional arguments in order.
 ///
-/// Each command declares what it accepts; anything else is a usage error (exit 64).
+/// Anything the table does not declare is a usage error (exit 64). `--` ends the
+/// options: every word after it is positional, `--help` included. A word that is
+/// a dash and a digit (`-5`, `-33.87,151.21`: a negative number or a coordinate)
+/// and `-` alone (standard input) are positional too, and so is any word with one
+/// dash in a command whose table says `dashWords`.
 struct Arguments {
-    /// Positional arguments, in order (`-` is positional: standard input).
+    /// Positional arguments, in order.
     private(set) var positional: [String] = []
     private var flags: Set<String> = []
     private var values: [String: String] = [:]
+    /// The command, for messages.
+    let command: String
 
-    /// Parses `args` (without the command words) against the declared flags and options.
-    init(_ args: [String], flags allowedFlags: Set<String> = [], options allowedOptions: Set<String> = [],
-         command: String) throws {
-        var i = 0
-        var onlyPositional = false
-        while i < args.count {
-            let arg = args[i]
-            i += 1
-            if onlyPositional || arg == "-" || !arg.hasPrefix("-") {
-                positional.append(arg)
-                continue
-            }
-            if arg == "--" { onlyPositional = true; continue }
-            var name = arg
-            var inline: String?
-            if let eq = arg.firstIndex(of: "="), arg.hasPrefix("--") {
-                name = String(arg[..<eq])
-                inline = String(arg[arg.index(after: eq)...])
-            }
-            if allowedFlags.contains(name), inline == nil {
-                flags.insert(name)
-            } else if allowedOptions.contains(name) {
-                if let inline {
-                    values[name] = inline
-                } else if i < args.count {
-                    values[name] = args[i]
-                    i += 1
-                } else {
-                    throw SimpleError(.usage, "\(command): option \(name) needs a value; see 'triage \(command) --help'")
-                }
-            } else if args.count > 0, Arguments.looksNumeric(arg) {
-                // Negative numbers (e.g. a longitude) are values, not options.
-                positional.append(arg)
-            } else {
-                throw SimpleError(.usage, "\(command): unknown option \(arg); see 'triage \(command) --help'")
+    /// Parses `args` against `spec`.
+    init(_ args: [String], spec: CommandSpec) throws {
+        command = spec.name
+        var words = Words(args, spec: spec)
+        while let word = try words.next() {
+            switch word {
+            case .positional(let text): positional.append(text)
+            case .flag(let option): flags.insert(option.canonical)
+            case .value(let option, let text): values[option.canonical] = text
             }
         }
     }
 
-    /// Whether a flag was given.
+    /// Whether `args` ask for the command's help: `-h` or `--help` as an option,
+    /// that is before any `--` and not as the value of an option. Asked before
+    /// parsing, so `--help` wins over mistakes elsewhere on the line.
+    static func asksForHelp(_ args: [String], spec: CommandSpec) -> Bool {
+        var words = Words(args, spec: spec)
+        while true {
+            switch Result(catching: { try words.next() }) {
+            case .success(.flag(let option)) where option.canonical == Option.help.canonical: return true
+            case .success(nil): return false
+            case .success: continue
+            case .failure: continue  // a bad word: the parse reports it, unless help was asked for
+            }
+        }
+    }
+
+    /// Whether a flag was given, by its canonical (last) name: `-v` counts as `--verbose`.
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// The value of an option, if given.
     func value(_ option: String) -> String? { values[option] }
 
-    private static func looksNumeric(_ s: String) -> Bool {
-        s.count > 1 && Double(s) != nil
+    /// A usage error that points to the help.
+    func usage(_ message: String) -> SimpleError {
+        SimpleError(.usage, "\(command): \(message); see 'triage \(command) --help'")
+    }
+
+    /// Refuses positional arguments (for commands that take none).
+    func expectNoPositional() throws {
+        if let first = positional.first { throw usage("unexpected argument '\(first)'") }
+    }
+
+    /// One word of the command line, classified.
+    private enum Word {
+        case positional(String)
+        case flag(Option)
+        case value(Option, String)
+    }
+
+    /// The words one at a time, as the table sees them.
+    private struct Words {
+        let args: [String]
+        let spec: CommandSpec
+        var i = 0
+        var onlyPositional = false
+
+        init(_ args: [String], spec: CommandSpec) {
+            self.args = args
+            self.spec = spec
+        }
+
+        mutating func next() throws -> Word? {
+            guard i < args.count else { return nil }
+            let arg = args[i]
+            if onlyPositional || arg == "-" || !arg.hasPrefix("-") || Self.isNegativeNumber(arg)
+                || (spec.dashWords && !arg.hasPrefix("--") && spec.option(named: arg) == nil) {
+                i += 1
+                return .positional(arg)
+            }
+            if arg == "--" {
+                onlyPositional = true
+                i += 1
+                return try next()
+            }
+            var name = arg
+            var inline: String?
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                name = String(arg[..<eq])
+                inline = String(arg[arg.index(after: eq)...])
+            }
+            i += 1  // before any throw, so `asksForHelp` can go on after a bad word
+            guard let option = spec.option(named: name) else {
+                throw SimpleError(.usage, "\(spec.name): unknown option \(arg); see 'triage \(spec.name) --help'"
+                    + " (put -- before words that start with -)")
+            }
+            guard option.value != nil else {
+                if inline != nil { throw SimpleError(.usage, "\(spec.name): \(name) takes no value; see 'triage \(spec.name) --help'") }
+                return .flag(option)
+            }
+            if let inline { return .value(option, inline) }
+            guard i < args.count else {
+                throw SimpleError(.usage, "\(spec.name): option \(name) needs a value; see 'triage \(spec.name) --help'")
+            }
+            i += 1
+            return .value(option, args[i - 1])
+        }
+
+        /// `-5`, `-0.5`, `-33.87,151.21`: a dash then a digit or a point and a digit.
+        static func isNegativeNumber(_ arg: String) -> Bool {
+            let chars = Array(arg.utf8.prefix(3))
+            func digit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+            guard chars.count >= 2, chars[0] == 0x2D else { return false }
+            return digit(chars[1]) || (chars[1] == 0x2E && chars.count == 3 && digit(chars[2]))
+        }
     }
 }

@@ -10,6 +10,15 @@ struct Context {
     /// The current instant.
     var now: Date
 
+    /// This context with its clock set by `--now` (read in `zone` when it has no
+    /// offset); unchanged without one.
+    func at(_ now: NowOption?, in zone: TimeZone) -> Context {
+        guard let now else { return self }
+        var moved = self
+        moved.now = now.date(in: zone)
+        return moved
+    }
+
     /// Writes to standard output.
     ///
     /// Both streams are often a terminal, and what is written may hold text from a

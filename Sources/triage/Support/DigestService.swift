@@ -13,18 +13,15 @@ struct DigestService {
     var password: Result<String, any Error>?
 
     /// The service of a configuration with a `[digest]` section; throws a
-    /// configuration error (78) when there is none or its `smtp` is malformed.
+    /// configuration error (78) when there is none. (A malformed `smtp` was
+    /// refused when the configuration was loaded.)
     init(setup: RunSetup) throws {
         guard let settings = setup.config.digest else {
             throw SimpleError(.config, "\(setup.config.path) has no [digest] section; add one with to, from and smtp (see Examples/triage.conf)")
         }
         self.setup = setup
         self.settings = settings
-        do {
-            endpoint = try DeliveryEndpoint(parsing: settings.smtp)
-        } catch let error as TriageError {
-            throw SimpleError(.config, "\(setup.config.path): \(error.message)")
-        }
+        endpoint = settings.smtp
     }
 
     var dispatcher: DigestDispatcher {
@@ -82,11 +79,6 @@ struct DigestService {
         }
     }
 
-    /// Prints unreadable store files as warnings.
-    static func warn(_ problems: [StoreProblem], context: Context) {
-        for problem in problems { context.err("triage: warning: \(problem)\n") }
-    }
-
     /// The end of `triage run`: sends the digest due now, if any. Errors go to
     /// standard error; the result is the exit status to merge into the run's.
     /// `checkpoint` is called once the delivery accepted the message, before the store records it.
@@ -99,7 +91,7 @@ struct DigestService {
             let outcome = try service.dispatcher.sendDue(now: context.now) {
                 CheckpointedDelivery(inner: try service.delivery(), checkpoint: checkpoint)
             }
-            warn(outcome.problems, context: context)
+            setup.report(outcome.problems, context)
             return .ok
         } catch {
             let failure = failure(error, day: nil)

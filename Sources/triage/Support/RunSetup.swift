@@ -2,32 +2,65 @@ import Foundation
 import TriageConfig
 import TriageCore
 
-/// What `run` and `digest` share: the configuration, the time zone, the store,
-/// and the compiled rules. Rule errors stop everything here: nothing is applied.
+/// What the commands that read the configuration share: the configuration
+/// (`--config`, else the default), the time zone (`timezone`, else the
+/// system's), the store (`store`, else `$XDG_DATA_HOME/triage`), and for `run`
+/// and `test` the compiled rules. Rule errors stop everything here: nothing is applied.
 struct RunSetup {
     var config: Configuration
     var timeZone: TimeZone
     var store: Store
-    /// The compiled rules; nil when loaded without them (`digest` needs none).
+    /// The compiled rules; nil when loaded without them (only `run` and `test` need them).
     var rules: CompiledRules?
+    /// The rules' warnings, rendered for standard error (`test` shows them; `run`, from cron, does not).
+    var ruleWarnings = ""
 
-    static func load(configOption: String?, context: Context, withRules: Bool = false) throws -> RunSetup {
-        let config = try ConfigLoader.load(path: context.configPath(configOption))
-        let zone = config.triage.timezone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+    /// Loads what `a`'s `--config` names, and returns it with `context` at `a`'s
+    /// `--now` (read in the configured zone when it has no offset). A malformed
+    /// `--now` is a usage error (64) before any file is read.
+    static func load(_ a: Arguments, context: Context, withRules: Bool = false) throws -> (RunSetup, Context) {
+        let now = try NowOption.parse(a)
+        let setup = try load(configOption: a.value("--config"), context: context, withRules: withRules)
+        return (setup, context.at(now, in: setup.timeZone))
+    }
+
+    private static func load(configOption: String?, context: Context, withRules: Bool) throws -> RunSetup {
+        let config = try configuration(configOption, context: context)
+        let zone = config.triage.timeZone ?? TimeZone.current
         let store = Store(path: config.triage.store ?? context.defaultStorePath(), timeZone: zone)
         var rules: CompiledRules?
+        var warnings = ""
         if withRules {
             let loaded = RulesFolder.load(config)
             guard let compiled = loaded.rules else { throw RuleErrors(rendered: loaded.rendered) }
             rules = compiled
+            warnings = loaded.rendered
         }
-        return RunSetup(config: config, timeZone: zone, store: store, rules: rules)
+        return RunSetup(config: config, timeZone: zone, store: store, rules: rules, ruleWarnings: warnings)
+    }
+
+    /// The configuration named by `--config` (or the default one). A directory
+    /// there is refused as every file argument is (exit 66).
+    static func configuration(_ option: String?, context: Context) throws -> Configuration {
+        let path = context.configPath(option)
+        try FileArgument.checkNotDirectory(path)
+        return try ConfigLoader.load(path: path)
     }
 
     /// The planned actions for a message, at `now`; `folders` is its server's namespace (for `in:`).
     func classify(_ message: Message, now: Date, folders: FolderNamespace = .plain) -> [PlannedAction] {
         guard let rules else { return [] }
         return RuleEvaluator.evaluate(message, rules: rules, now: now, folders: folders).planned
+    }
+
+    /// Today in the configured zone.
+    func today(_ context: Context) -> CivilDate {
+        Timestamp.day(of: context.now, in: timeZone)
+    }
+
+    /// Reports store records that could not be read, as warnings on standard error.
+    func report(_ problems: [StoreProblem], _ context: Context) {
+        for problem in problems { context.err("triage: warning: \(problem)\n") }
     }
 }
 

@@ -61,7 +61,7 @@ enum DigestFixtures {
     }
 
     static func settings(hour: Int = 7, sendEmpty: Bool = false) -> DigestSection {
-        var s = DigestSection(to: "Me <me@example.test>", from: "triage <triage@example.test>", smtp: "file:/nonexistent")
+        var s = DigestSection(to: "Me <me@example.test>", from: "triage <triage@example.test>", smtp: .directory(path: "/nonexistent"))
         s.hour = hour
         s.sendEmpty = sendEmpty
         return s

@@ -1,0 +1,85 @@
+import Foundation
+import TriageCore
+
+/// The keys of each section: what the loader reads, and what an unknown key's
+/// message lists.
+enum SectionKeys {
+    /// `[triage]`.
+    static let triage: [ConfigKey<TriageSection>] = [
+        ConfigKey("me") { s, e, v in s.me = v.list(e.value) },
+        ConfigKey("rules") { s, e, v in
+            s.ruleFolders = v.list(e.value).map(v.resolve)
+            if s.ruleFolders.isEmpty { v.problem(e.line, "rules is empty; name a folder of *.rules files") }
+            s.rulesLine = e.line
+        },
+        ConfigKey("store") { s, e, v in s.store = v.resolve(e.value) },
+        ConfigKey("timezone") { s, e, v in
+            guard let zone = TimeZone(identifier: e.value) else {
+                return v.problem(e.line, "unknown time zone '\(e.value)'; use an IANA name such as Europe/Berlin")
+            }
+            s.timeZone = zone
+        },
+        ConfigKey("webhook_budget") { s, e, v in s.webhookBudget = v.seconds(e) },
+        ConfigKey("webhook_timeout") { s, e, v in s.webhookTimeout = v.seconds(e) },
+    ]
+
+    /// `[account NAME]`.
+    static let account: [ConfigKey<AccountSection>] = [
+        ConfigKey("url") { s, e, v in
+            if e.value.hasPrefix("maildir:") {
+                s.endpoint = .maildir(path: v.resolve(String(e.value.dropFirst(8))))
+            } else if e.value.hasPrefix("imaps://") || e.value.hasPrefix("imap://") {
+                do {
+                    s.endpoint = .imap(try MailServerURL.parse(e.value))
+                } catch let error as MailError {
+                    v.problem(e.line, "url \(error.message)")
+                } catch {
+                    v.problem(e.line, "url \(e.value): \(error)")
+                }
+            } else {
+                v.problem(e.line, "url must start with imaps://, imap:// or maildir:, not '\(e.value)'")
+            }
+        },
+        ConfigKey("user") { s, e, _ in s.user = e.value },
+        ConfigKey("password_command") { s, e, _ in s.passwordCommand = e.value },
+        ConfigKey("password") { s, e, v in s.password = v.password(e) },
+        ConfigKey("oauth2_token_command") { s, e, _ in s.oauth2TokenCommand = e.value },
+        ConfigKey("mailboxes") { s, e, v in
+            s.mailboxes = v.list(e.value)
+            if s.mailboxes.isEmpty { v.problem(e.line, "mailboxes is empty; leave it out for INBOX") }
+        },
+        ConfigKey("ca_file") { s, e, v in s.caFile = v.resolve(e.value) },
+        ConfigKey("tls") { s, e, v in s.tlsOff = v.bool(e) == false },
+        ConfigKey("timeout") { s, e, v in s.timeout = v.seconds(e) },
+        ConfigKey("command_timeout") { s, e, v in s.commandTimeout = v.seconds(e) },
+    ]
+
+    /// `[digest]`.
+    static let digest: [ConfigKey<DigestSection>] = [
+        ConfigKey("to") { s, e, _ in s.to = e.value },
+        ConfigKey("from") { s, e, _ in s.from = e.value },
+        ConfigKey("hour") { s, e, v in if let hour = v.number(e, 0...23) { s.hour = hour } },
+        ConfigKey("smtp") { s, e, v in
+            guard e.value.hasPrefix("smtps://") || e.value.hasPrefix("smtp://") || e.value.hasPrefix("file:") else {
+                return v.problem(e.line, "smtp must start with smtps://, smtp:// or file:, not '\(e.value)'")
+            }
+            do {
+                s.smtp = try DeliveryEndpoint(parsing: e.value)
+                if case .directory(let path) = s.smtp { s.smtp = .directory(path: v.resolve(path)) }
+            } catch let error as ConfigError {
+                for problem in error.problems { v.problem(e.line, problem.message) }
+            } catch {
+                v.problem(e.line, "smtp: \(error)")
+            }
+        },
+        ConfigKey("user") { s, e, _ in s.user = e.value },
+        ConfigKey("password_command") { s, e, _ in s.passwordCommand = e.value },
+        ConfigKey("password") { s, e, v in s.password = v.password(e) },
+        ConfigKey("ca_file") { s, e, v in s.caFile = v.resolve(e.value) },
+        ConfigKey("send_empty") { s, e, v in s.sendEmpty = v.bool(e) ?? false },
+        ConfigKey("command_timeout") { s, e, v in s.commandTimeout = v.seconds(e) },
+    ]
+
+    /// The keys `[digest]` cannot do without.
+    static let digestRequired = ["to", "from", "smtp"]
+}

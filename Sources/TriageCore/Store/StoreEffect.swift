@@ -1,0 +1,27 @@
+/// What an action writes to the store for a message it applies to: the kind of
+/// record and what the action says about it. `StoreBatch.add(_:rule:message:created:)`
+/// makes the record.
+public enum StoreEffect: Hashable, Sendable {
+    /// A `QueueEntry` in queue `queue`, due in `inDays` days (nil: today).
+    case queueEntry(queue: String, inDays: Int?)
+    /// A `Reminder` made from `spec`.
+    case reminder(ReminderSpec)
+    /// A `DigestEntry` in section `section`.
+    case digestEntry(section: String)
+    /// A `WebhookDelivery` to `url`, posted after the run.
+    case webhookDelivery(url: String)
+}
+
+extension Action {
+    /// What this action writes to the store; nil for none (a server action, or
+    /// `stop`). No `default:`: a new action does not compile until it says.
+    public var storeEffect: StoreEffect? {
+        switch self {
+        case .queue(let name, let inDays): return .queueEntry(queue: name, inDays: inDays)
+        case .remind(let spec): return .reminder(spec)
+        case .digest(let section): return .digestEntry(section: section)
+        case .webhook(let url): return .webhookDelivery(url: url)
+        case .label, .unlabel, .move, .markRead, .markUnread, .flag, .stop: return nil
+        }
+    }
+}

@@ -1,0 +1,10 @@
+import XCTest
+
+/// `MailConnectionContract` against `IMAPConnection` and a real Dovecot.
+final class IMAPConnectionContractTests: XCTestCase {
+    func testOpenAndUIDs() throws { try MailConnectionContract.openAndUIDs(DovecotBackend()) }
+    func testFetch() throws { try MailConnectionContract.fetch(DovecotBackend()) }
+    func testStoreFlagsAndLabels() throws { try MailConnectionContract.storeFlagsAndLabels(DovecotBackend()) }
+    func testMove() throws { try MailConnectionContract.move(DovecotBackend()) }
+    func testMissingFolder() throws { try MailConnectionContract.missingFolder(DovecotBackend()) }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import TriageCore
+import TriageIMAP
+import TriageMaildir
+import XCTest
+
+/// Where a `MailConnectionContract` runs: a fresh account with an empty INBOX and
+/// an empty folder `Archive`, whose mailboxes are Maildir folders the test can
+/// seed directly (Dovecot's own, or a local one).
+protocol ContractBackend {
+    /// For failure messages: `IMAP`, `Maildir`.
+    var name: String { get }
+    /// A new connection to the account.
+    func connect() throws -> MailConnection
+    /// Puts a message into `mailbox` with Maildir info flags (`S`, `F`, `R`) and
+    /// an arrival time. Messages get UIDs in the order they are seeded.
+    func seed(_ message: String, mailbox: String, flags: String, date: Date) throws
+}
+
+/// A Dovecot account, reached over IMAPS.
+struct DovecotBackend: ContractBackend {
+    let name = "IMAP"
+    let server: DovecotServer
+    let user: String
+
+    init() throws {
+        server = try DovecotServer.shared()
+        user = try server.makeUser("contract")
+        try server.createMailbox(user: user, "Archive")
+    }
+
+    func connect() throws -> MailConnection { try server.connect(user: user) }
+
+    func seed(_ message: String, mailbox: String, flags: String, date: Date) throws {
+        try server.seed(user: user, mailbox: mailbox, message, flags: flags, date: date)
+    }
+}
+
+/// A Maildir in a temporary folder (removed by `remove()`).
+struct MaildirBackend: ContractBackend {
+    let name = "Maildir"
+    let root = NSTemporaryDirectory() + "triage-contract-\(UUID().uuidString)"
+    private static let counter = Counter()
+
+    init() throws {
+        for folder in ["", "/.Archive"] {
+            for leaf in ["cur", "new", "tmp"] {
+                try FileManager.default.createDirectory(atPath: root + folder + "/" + leaf, withIntermediateDirectories: true)
+            }
+        }
+    }
+
+    func connect() throws -> MailConnection { try MaildirConnection(root: root) }
+
+    func seed(_ message: String, mailbox: String, flags: String, date: Date) throws {
+        let folder = mailbox == "INBOX" ? root : root + "/." + mailbox
+        // Named like Dovecot's seed: MaildirConnection numbers messages in name order.
+        let path = folder + "/cur/\(Int(date.timeIntervalSince1970)).M\(Self.counter.next())P\(getpid()).contract:2,\(String(flags.sorted()))"
+        guard FileManager.default.createFile(atPath: path, contents: Data(message.utf8)) else {
+            throw NSError(domain: "MaildirBackend", code: 1, userInfo: [NSLocalizedDescriptionKey: "cannot write \(path)"])
+        }
+        try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: root) }
+
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
+    }
+}
+
+/// What `triage run` relies on from any `MailConnection`, checked the same way
+/// against each backend: the same operations must give the same observable results.
+enum MailConnectionContract {
+    static let first = date(1_700_000_000), second = date(1_700_000_100)
+
+    /// The messages every check starts from, with CRLF line ends (as IMAP sends
+    /// them), so both backends can return the very same bytes.
+    static let messages = [
+        TestMessages.plain(id: "one", subject: "First"),
+        TestMessages.plain(id: "two", subject: "Second"),
+        TestMessages.plain(id: "three", subject: "Third"),
+    ].map { String(decoding: TestMessages.wire($0), as: UTF8.self) }
+
+    /// UID 1 read and flagged, UID 2 without flags, UID 3 answered.
+    static func seed(_ backend: ContractBackend) throws {
+        try backend.seed(messages[0], mailbox: "INBOX", flags: "SF", date: first)
+        try backend.seed(messages[1], mailbox: "INBOX", flags: "", date: second)
+        try backend.seed(messages[2], mailbox: "INBOX", flags: "R", date: second)
+    }
+
+    static func openAndUIDs(_ backend: ContractBackend) throws {
+        try seed(backend)
+        let connection = try backend.connect()
+        defer { connection.close() }
+        let status = try connection.open("INBOX", readOnly: false)
+        XCTAssertEqual(status.exists, 3, backend.name)
+        XCTAssertEqual(status.uidNext, 4, backend.name)
+        XCTAssertGreaterThan(status.uidValidity, 0, backend.name)
+        XCTAssertFalse(status.readOnly, backend.name)
+        XCTAssertEqual(try connection.uids(above: 0), [1, 2, 3], backend.name)
+        XCTAssertEqual(try connection.uids(above: 1), [2, 3], backend.name)
+        XCTAssertEqual(try connection.uids(above: 3), [], backend.name)
+        // The numbering stays: a second session sees the same UIDVALIDITY and UIDs.
+        let again = try backend.connect()
+        defer { again.close() }
+        let reopened = try again.open("INBOX", readOnly: true)
+        XCTAssertEqual(reopened.uidValidity, status.uidValidity, backend.name)
+        XCTAssertTrue(reopened.readOnly, backend.name)
+        XCTAssertEqual(try again.uids(above: 0), [1, 2, 3], backend.name)
+    }
+
+    static func fetch(_ backend: ContractBackend) throws {
+        try seed(backend)
+        let connection = try backend.connect()
+        defer { connection.close() }
+        _ = try connection.open("INBOX", readOnly: false)
+        let fetched = try connection.fetch([1, 2, 3, 9]).sorted { $0.uid < $1.uid }
+        XCTAssertEqual(fetched.map(\.uid), [1, 2, 3], "\(backend.name): a UID that does not exist is absent")
+        XCTAssertEqual(fetched.map(\.flags), [["\\Seen", "\\Flagged"], [], ["\\Answered"]], backend.name)
+        XCTAssertEqual(fetched.map(\.labels), [[], [], []], backend.name)
+        XCTAssertEqual(fetched.map(\.internalDate), [1_700_000_000, 1_700_000_100, 1_700_000_100], backend.name)
+        XCTAssertEqual(fetched.map(\.size), messages.map(\.utf8.count), backend.name)
+        XCTAssertEqual(fetched.map(\.bytes), messages.map { Array($0.utf8) }, backend.name)
+        XCTAssertTrue(fetched.allSatisfy(\.isComplete), backend.name)
+        XCTAssertEqual(try connection.fetch([]), [], backend.name)
+        // Fetching marked nothing read.
+        XCTAssertEqual(try connection.fetch([2]).first?.flags, [], backend.name)
+    }
+
+    static func storeFlagsAndLabels(_ backend: ContractBackend) throws {
+        try seed(backend)
+        let connection = try backend.connect()
+        defer { connection.close() }
+        _ = try connection.open("INBOX", readOnly: false)
+        try connection.store(FlagChange(.add, flags: ["\\Seen"], labels: ["no push"]), uids: [2, 3])
+        // Idempotent: the same change again changes nothing.
+        try connection.store(FlagChange(.add, flags: ["\\Seen"], labels: ["no push"]), uids: [2, 3])
+        try connection.store(FlagChange(.remove, flags: ["\\Flagged"]), uids: [1])
+        var fetched = try connection.fetch([1, 2, 3]).sorted { $0.uid < $1.uid }
+        XCTAssertEqual(fetched.map(\.flags), [["\\Seen"], ["\\Seen"], ["\\Seen", "\\Answered"]], backend.name)
+        XCTAssertEqual(fetched.map(\.labels), [[], ["no push"], ["no push"]], backend.name)
+
+        try connection.store(FlagChange(.remove, flags: ["\\Seen"], labels: ["no push"]), uids: [3])
+        fetched = try connection.fetch([2, 3]).sorted { $0.uid < $1.uid }
+        XCTAssertEqual(fetched.map(\.flags), [["\\Seen"], ["\\Answered"]], backend.name)
+        XCTAssertEqual(fetched.map(\.labels), [["no push"], []], backend.name)
+
+        // Another session sees the changes: they are on the server (in the files), not in the connection.
+        let other = try backend.connect()
+        defer { other.close() }
+        _ = try other.open("INBOX", readOnly: true)
+        XCTAssertEqual(try other.fetch([2]).first?.labels, ["no push"], backend.name)
+    }
+
+    static func move(_ backend: ContractBackend) throws {
+        try seed(backend)
+        let connection = try backend.connect()
+        defer { connection.close() }
+        _ = try connection.open("INBOX", readOnly: false)
+        try connection.store(FlagChange(.add, labels: ["kept"]), uids: [2])
+        try connection.move([2], to: "Archive")
+        XCTAssertEqual(try connection.uids(above: 0), [1, 3], "\(backend.name): only the moved UID left")
+        XCTAssertEqual(try connection.fetch([2]), [], backend.name)
+
+        let archive = try connection.open("Archive", readOnly: false)
+        XCTAssertEqual(archive.exists, 1, backend.name)
+        let uids = try connection.uids(above: 0)
+        XCTAssertEqual(uids.count, 1, backend.name)
+        let moved = try XCTUnwrap(connection.fetch(uids).first, backend.name)
+        XCTAssertEqual(moved.bytes, Array(messages[1].utf8), backend.name)
+        XCTAssertEqual(moved.labels, ["kept"], "\(backend.name): a label travels with the message")
+        XCTAssertEqual(moved.internalDate, 1_700_000_100, backend.name)
+    }
+
+    static func missingFolder(_ backend: ContractBackend) throws {
+        try seed(backend)
+        let connection = try backend.connect()
+        defer { connection.close() }
+        _ = try connection.open("INBOX", readOnly: false)
+        XCTAssertThrowsError(try connection.move([1], to: "Nowhere"), backend.name) { error in
+            XCTAssertEqual((error as? MailError)?.kind, .missingFolder, "\(backend.name): \(error)")
+        }
+        XCTAssertEqual(try connection.uids(above: 0), [1, 2, 3], "\(backend.name): the messages stay where they are")
+        // The connection is still usable.
+        XCTAssertEqual(try connection.fetch([1]).map(\.uid), [1], backend.name)
+
+        XCTAssertThrowsError(try connection.open("Nowhere", readOnly: false), backend.name) { error in
+            XCTAssertEqual((error as? MailError)?.kind, .missingFolder, "\(backend.name): \(error)")
+        }
+    }
+
+    private static func date(_ seconds: TimeInterval) -> Date { Date(timeIntervalSince1970: seconds) }
+}
