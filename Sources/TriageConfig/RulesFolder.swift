@@ -7,7 +7,7 @@ public enum RulesFolder {
     /// The outcome of loading: compiled rules when all is well, every diagnostic,
     /// and each file's text (by displayed path) so diagnostics can show excerpts.
     public struct Loaded: Sendable {
-        /// The compiled rules, nil when there is any diagnostic.
+        /// The compiled rules, nil when there is any error (warnings leave them usable).
         public var rules: CompiledRules?
         /// Every diagnostic, in file order.
         public var diagnostics: [Diagnostic]
@@ -16,6 +16,9 @@ public enum RulesFolder {
 
         /// The diagnostics rendered for standard error.
         public var rendered: String { DiagnosticRenderer.render(diagnostics, sources: sources) }
+
+        /// Whether some diagnostic is an error (the rules cannot run).
+        public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     }
 
     /// Who `me` is and the time zone (the configured one, else the system's).
@@ -71,7 +74,7 @@ public enum RulesFolder {
         }
         let (rules, diagnostics) = RuleLoader.load(sources, folder: shown, environment: environment(for: configuration))
         let all = fileProblems + diagnostics
-        return Loaded(rules: all.isEmpty ? rules : nil, diagnostics: all,
+        return Loaded(rules: all.contains(where: { $0.severity == .error }) ? nil : rules, diagnostics: all,
                       sources: Dictionary(sources.map { ($0.path, $0.text) }, uniquingKeysWith: { a, _ in a }))
     }
 

@@ -16,14 +16,21 @@ struct HeaderReader {
     /// One bit per entry of `names`: whether that header was already read.
     private var seen: UInt32 = 0
 
-    /// Reads `fields` into `message`.
-    static func read(_ fields: UnsafeMutablePointer<mailimf_fields>, into message: inout Message) {
+    /// Reads `fields` into `message`; the fields named in `keeping` (lower-case) are
+    /// also copied whole, decoded, into `message.headers`.
+    static func read(_ fields: UnsafeMutablePointer<mailimf_fields>, keeping: [String] = [], into message: inout Message) {
         var reader = HeaderReader()
         for field in CList.items(fields.pointee.fld_list, as: mailimf_field.self)
         where field.pointee.fld_type == Int32(MAILIMF_FIELD_OPTIONAL_FIELD) {
-            guard let optional = field.pointee.fld_data.fld_optional_field,
-                  let name = knownName(optional.pointee.fld_name) else { continue }
+            guard let optional = field.pointee.fld_data.fld_optional_field else { continue }
+            if !keeping.isEmpty, let raw = optional.pointee.fld_name {
+                let name = String(cString: raw)
+                if keeping.contains(name.lowercased()) {
+                    message.headers.append(HeaderField(name, HeaderText.decode(CString.bytes(optional.pointee.fld_value))))
+                }
+            }
             // Only the values of headers triage reads are copied (not Received, DKIM, ...).
+            guard let name = knownName(optional.pointee.fld_name) else { continue }
             reader.read(name: name, value: CString.bytes(optional.pointee.fld_value), into: &message)
         }
     }

@@ -8,9 +8,11 @@ import TriageCore
 /// headers up to the first line that is not a header, the MIME structure as far
 /// as libetpan understands it, within the caps in `ParserLimits`.
 public enum MessageParser {
-    /// Parses one whole message: headers, attachments, snippet and size.
-    public static func parse(_ bytes: [UInt8]) -> Message {
-        bytes.withUnsafeBufferPointer { parse(buffer: $0, body: true) }
+    /// Parses one whole message: headers, attachments, snippet and size. The fields
+    /// named in `keepingHeaders` (lower-case, e.g. `CompiledRules.headerNames`) are
+    /// also kept whole in `Message.headers`, for `header:` rules.
+    public static func parse(_ bytes: [UInt8], keepingHeaders: [String] = []) -> Message {
+        bytes.withUnsafeBufferPointer { parse(buffer: $0, body: true, keeping: keepingHeaders) }
     }
 
     /// Parses one whole message and attaches what the server knows about it.
@@ -27,7 +29,7 @@ public enum MessageParser {
         bytes.withUnsafeBufferPointer { parse(buffer: $0, body: false) }
     }
 
-    private static func parse(buffer: UnsafeBufferPointer<UInt8>, body: Bool) -> Message {
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>, body: Bool, keeping: [String] = []) -> Message {
         var message = Message()
         message.size = buffer.count
         guard buffer.baseAddress != nil, buffer.count > 0 else {
@@ -37,20 +39,20 @@ public enum MessageParser {
         // Pathologically nested comments would overflow libetpan's recursion:
         // parse a same-length copy with the excess parentheses blanked instead.
         if let safe = CommentNesting.sanitized(buffer) {
-            safe.withUnsafeBufferPointer { parse(buffer: $0, original: buffer, body: body, into: &message) }
+            safe.withUnsafeBufferPointer { parse(buffer: $0, original: buffer, body: body, keeping: keeping, into: &message) }
         } else {
-            parse(buffer: buffer, original: buffer, body: body, into: &message)
+            parse(buffer: buffer, original: buffer, body: body, keeping: keeping, into: &message)
         }
         return message
     }
 
     /// Parses `buffer`; the header hash is taken from `original` (same length and offsets).
     private static func parse(buffer: UnsafeBufferPointer<UInt8>, original: UnsafeBufferPointer<UInt8>,
-                              body: Bool, into message: inout Message) {
+                              body: Bool, keeping: [String], into message: inout Message) {
         guard let base = buffer.baseAddress else { return }
         let start = mboxSeparatorEnd(buffer)
         let headerEnd = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
-            readHeader(chars, count: buffer.count, from: start, into: &message)
+            readHeader(chars, count: buffer.count, from: start, keeping: keeping, into: &message)
         }
         message.headerHash = SHA256.hex(bytes: SHA256.hash(buffer: UnsafeRawBufferPointer(
             UnsafeBufferPointer(rebasing: original[start..<headerEnd]))))
@@ -61,13 +63,13 @@ public enum MessageParser {
 
     /// Parses the header fields starting at `start`; returns where the header block ends.
     private static func readHeader(_ chars: UnsafePointer<CChar>, count: Int, from start: Int,
-                                   into message: inout Message) -> Int {
+                                   keeping: [String], into message: inout Message) -> Int {
         var index = start
         var fields: UnsafeMutablePointer<mailimf_fields>?
         let status = mailimf_optional_fields_parse(chars, count, &index, &fields)
         guard status == Int32(MAILIMF_NO_ERROR), let fields else { return start }
         defer { mailimf_fields_free(fields) }
-        HeaderReader.read(fields, into: &message)
+        HeaderReader.read(fields, keeping: keeping, into: &message)
         return max(start, min(index, count))
     }
 

@@ -8,12 +8,14 @@ import TriageCore
 /// # config: me = a@x.test, b@x.test      (empty value: no identities; default me@example.test, me.alias@example.test)
 /// # config: timezone = Europe/Berlin      (default America/Chicago)
 /// # config: now = 2026-03-02T09:00:00-06:00
-/// # expect error LINE:COL: MESSAGE        (the file must give exactly these diagnostics, in order)
+/// # expect error LINE:COL: MESSAGE        (the file must give exactly these errors, in order)
+/// # expect warning LINE:COL: MESSAGE      (and exactly these warnings; a file with only warnings runs)
 /// # message: A NAME FOR IT                (starts a message; its fields follow, indented)
 /// #   from: John Smith <js@x.test>, other@x.test
 /// #   to: / cc: / bcc: / replyto: / deliveredto: / subject: / snippet: / list: / messageid:
 /// #   labels: money, no push   flags: \Seen \Flagged   attachments: a.pdf, b.txt   size: 12000
 /// #   date: 2026-03-01T10:00:00-06:00     internaldate: (same form)
+/// #   mailbox: Lists/dev                  header: X-Spam-Flag: YES   (one field per line, may repeat)
 /// # expect match: RULE NAME               (every matching rule, in order)
 /// # expect why: cc:me, -to:me             (the terms that matched, for the match just above)
 /// # expect no match
@@ -38,6 +40,7 @@ struct RuleCase {
     var timeZone = "America/Chicago"
     var now = "2026-03-02T09:00:00-06:00"
     var errors: [String] = []
+    var warnings: [String] = []
     var messages: [MessageCase] = []
 
     init(name: String, text: String) throws {
@@ -73,6 +76,8 @@ struct RuleCase {
                 }
             } else if let error = value(after: "expect error") {
                 errors.append(error)
+            } else if let warning = value(after: "expect warning") {
+                warnings.append(warning)
             } else if let title = value(after: "message:") {
                 messages.append(MessageCase(title: title, line: line))
             } else if directive.hasPrefix("expect") {
@@ -123,6 +128,11 @@ struct RuleCase {
         case "snippet": message.snippet = value
         case "list": message.listID = value
         case "messageid": message.messageID = value
+        case "mailbox": message.server.mailbox = value
+        case "header":
+            guard let colon = value.firstIndex(of: ":") else { throw CaseError("\(place): header needs NAME: VALUE") }
+            message.headers.append(HeaderField(String(value[..<colon]),
+                                               value[value.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         case "labels": message.server.labels = Set(list(value))
         case "flags": message.server.flags = Set(value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init))
         case "attachments": message.attachments = list(value)

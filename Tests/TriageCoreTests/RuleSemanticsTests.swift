@@ -88,7 +88,72 @@ final class RuleSemanticsTests: XCTestCase {
         let rules = try compile("\n\nrule \"r\" when FROM:Ann  subject:(a OR b) then flag")
         XCTAssertEqual(rules.rules.map(\.name), ["r"])
         XCTAssertEqual(rules.rules[0].line, 3)
-        XCTAssertEqual(rules.rules[0].query, "from:Ann subject:a OR subject:b")
+        XCTAssertEqual(rules.rules[0].query, "from:Ann (subject:a OR subject:b)")
         XCTAssertEqual(rules.rules[0].actions, [.flag])
+    }
+
+    /// The shipped Rules/default.rules: "money to reconcile" queues a message that an
+    /// earlier rule of the same pass labelled "money" (before: only on a later run).
+    func testShippedMoneyRuleSeesALabelSetEarlierInTheSamePass() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let shipped = try String(contentsOf: root.appendingPathComponent("Rules/default.rules"), encoding: .utf8)
+        let (loaded, diagnostics) = RuleLoader.load(
+            [RuleSource(path: "00-tag.rules", text: "rule \"tag receipts\" when subject:receipt then label \"money\"\n"),
+             RuleSource(path: "Rules/default.rules", text: shipped)],
+            folder: ".", environment: RuleEnvironment(identities: ["me@example.test"], timeZone: chicago))
+        XCTAssertEqual(diagnostics, [])
+        let rules = try XCTUnwrap(loaded)
+        let e = RuleEvaluator.evaluate(message(subject: "Your receipt"), rules: rules, now: now, explain: true)
+        XCTAssertEqual(e.matches.map(\.rule), ["tag receipts", "money to reconcile"])
+        XCTAssertEqual(e.matches.last?.why, ["label:money"])
+        XCTAssertEqual(e.planned.map(\.action), [.label("money"), .queue(name: "rec", inDays: nil)])
+    }
+
+    /// `in:` compares in the rules' folder names: on Courier (prefix INBOX., separator .)
+    /// a mailbox configured either way, and a move written either way, are the same folder.
+    func testInFolderMapsTheServersNamespaceBack() throws {
+        let courier = FolderNamespace(prefix: "INBOX.", separator: ".")
+        let rules = try compile("""
+        rule "dev" when in:Lists/dev then label "dev"
+        rule "old" when subject:old then move "INBOX.Archive.2025"
+        rule "archived" when in:archive/2025 then label "archived"
+        """)
+        for mailbox in ["INBOX.Lists.dev", "Lists/dev", "inbox.Lists.dev"] {
+            var m = message(subject: "x")
+            m.server.mailbox = mailbox
+            XCTAssertEqual(RuleEvaluator.evaluate(m, rules: rules, now: now, folders: courier).matches.map(\.rule), ["dev"], mailbox)
+        }
+        var old = message(subject: "old")
+        old.server.mailbox = "INBOX"
+        XCTAssertEqual(RuleEvaluator.evaluate(old, rules: rules, now: now, folders: courier).matches.map(\.rule), ["old", "archived"])
+        // Without the namespace, the server's spelling is just another name.
+        old.server.mailbox = "INBOX.Lists.dev"
+        XCTAssertEqual(RuleEvaluator.evaluate(old, rules: rules, now: now).matches.map(\.rule), ["old"])
+    }
+
+    /// `header:` reads the header block, which every fetch brings: it asks for no
+    /// text or structure; the rules say which fields the parser must keep.
+    func testHeaderTermsNeedOnlyTheHeaderAndNameTheirFields() throws {
+        let rules = try compile("""
+        rule a when header:X-Spam-Flag:yes then flag
+        rule b when header:List-Unsubscribe:* -header:x-spam-flag:no then flag
+        rule c when in:INBOX is:important then flag
+        """)
+        XCTAssertEqual(rules.neededParts, [])
+        XCTAssertEqual(rules.headerNames, ["x-spam-flag", "list-unsubscribe"])
+        XCTAssertEqual(rules.importantRules.map(\.name), ["c"])
+        XCTAssertEqual(try compile("rule a when from:x then flag").importantRules.map(\.name), [])
+    }
+
+    /// Warnings leave the rules usable (`triage run` and `test` go on); errors do not.
+    func testWarningsDoNotStopTheRules() throws {
+        let environment = RuleEnvironment(identities: [], timeZone: chicago)
+        let (rules, diagnostics) = RuleLoader.load([RuleSource(path: "t.rules", text: "rule r when a OR b c then flag")],
+                                                   folder: ".", environment: environment)
+        XCTAssertEqual(diagnostics.map(\.severity), [.warning])
+        XCTAssertNotNil(rules)
+        let (broken, _) = RuleLoader.load([RuleSource(path: "t.rules", text: "rule r when a OR b c then flg")],
+                                          folder: ".", environment: environment)
+        XCTAssertNil(broken)
     }
 }

@@ -93,4 +93,12 @@ final class ExampleRulesTests: XCTestCase {
         let receipt = actions("inv-2026-1107@bank.example")
         XCTAssertTrue(receipt.contains { $0["type"] as? String == "queue" && $0["queue"] as? String == "rec" })
     }
+
+    /// The shipped rules and the demo's pass `triage check` without an error or a
+    /// warning (an OR beside other terms, a lower-case `or`, would show here).
+    func testCheckPassesSilentlyOnTheShippedAndDemoRules() throws {
+        let result = try TriageProcess.run(["check", "--config", Self.root + "/Examples/demo/triage.conf"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.err, "")
+    }
 }

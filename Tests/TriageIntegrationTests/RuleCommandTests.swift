@@ -51,6 +51,48 @@ final class RuleCommandTests: XCTestCase {
         """)
     }
 
+    func testCheckWarnsAboutOrBesideTermsAndLowerCaseOrButExits0() throws {
+        try write("Rules/a.rules", """
+        rule "dinner"
+          when from:amy OR from:david subject:dinner
+          then flag
+        rule "either" when from:a or from:b then flag
+
+        """)
+        let result = try run(["check", "--config", "triage.conf"])
+        XCTAssertEqual(result.status, 0, "warnings alone do not fail check")
+        XCTAssertEqual(result.out, "")
+        XCTAssertEqual(result.err, """
+        Rules/a.rules:2:8: warning: 'OR' binds tighter than terms side by side, as in Gmail: this reads as (from:amy OR from:david) subject:dinner (earlier versions of triage read it the other way); write the parentheses to say which you mean
+            2 |   when from:amy OR from:david subject:dinner
+              |        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+        Rules/a.rules:4:27: warning: 'or' between terms is a word to search for, so the message must contain it; did you mean 'OR' (either term)? Write "or" in quotes to search for the word
+            4 | rule "either" when from:a or from:b then flag
+              |                           ^~
+
+        """)
+        // With an error as well, check fails as before and shows both.
+        try write("Rules/b.rules", "rule \"x\" when form:a then flag\n")
+        let failing = try run(["check", "--config", "triage.conf"])
+        XCTAssertEqual(failing.status, 78)
+        XCTAssertTrue(failing.err.contains("warning: 'OR' binds tighter") && failing.err.contains("error: unknown operator 'form:'"), failing.err)
+    }
+
+    func testTestCommandShowsEarlierActionsHeadersAndTheMailbox() throws {
+        try write("Rules/a.rules", """
+        rule "tag" when header:X-Spam-Flag:yes then label "junk", move "Junk"
+        rule "junk seen" when label:junk in:Junk then mark read
+        rule "from the inbox" when in:INBOX then flag
+
+        """)
+        try write("m.eml", "From: a@x.test\r\nX-Spam-Flag: YES\r\nSubject: s\r\n\r\nhi\r\n")
+        let result = try run(["test", "--config", "triage.conf", "--mailbox", "INBOX", "--json", "m.eml"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.err, "")
+        XCTAssertTrue(result.out.hasSuffix(#""matched":[{"rule":"tag","actions":[{"type":"label","name":"junk"},{"type":"move","folder":"Junk"}]},"#
+                                           + #"{"rule":"junk seen","actions":[{"type":"mark","state":"read"}]}]}"# + "\n"), result.out)
+    }
+
     func testCheckReportsConfigurationProblemsAndAnEmptyFolder() throws {
         try write("bad.conf", "[triage]\ncolour = blue\n")
         let bad = try run(["check", "--config", "bad.conf"])

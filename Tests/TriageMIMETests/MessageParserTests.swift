@@ -127,4 +127,16 @@ final class MessageParserTests: XCTestCase {
         let stripped = HeaderComments.strip(Array("Sam (phone (nested)) <s@x> \"keep (this)\"".utf8))
         XCTAssertEqual(String(decoding: stripped, as: UTF8.self), "Sam   <s@x> \"keep (this)\"")
     }
+
+    /// `header:` rules: the fields asked for are kept, every occurrence, decoded and
+    /// unfolded, with controls neutralised; the subject is still read as usual; none
+    /// is kept when none is asked for.
+    func testKeepsTheHeaderFieldsRulesName() {
+        let text = header + "X-Spam-Flag: YES\r\nX-Note: =?utf-8?q?caf=C3=A9?=\r\n folded\u{1B}[31m\r\nx-spam-flag: no\r\n\r\nbody\r\n"
+        let kept = MessageParser.parse(Array(text.utf8), keepingHeaders: ["x-spam-flag", "x-note", "subject"])
+        XCTAssertEqual(kept.headers, [HeaderField("Subject", "Hi"), HeaderField("X-Spam-Flag", "YES"),
+                                      HeaderField("X-Note", "café folded [31m"), HeaderField("x-spam-flag", "no")])
+        XCTAssertEqual(kept.subject, "Hi")
+        XCTAssertEqual(parse(text).headers, [])
+    }
 }

@@ -1,7 +1,9 @@
-/// One extra header field for an outgoing message, e.g. `Auto-Submitted: auto-generated`.
+/// One header field: an extra one for an outgoing message, e.g. `Auto-Submitted:
+/// auto-generated`, or one of a received message that a `header:` rule reads.
 ///
 /// The value is unstructured text: control characters are neutralised and
-/// non-ASCII text is RFC 2047-encoded when the message is composed.
+/// non-ASCII text is RFC 2047-encoded when the message is composed (and decoded
+/// when it is read).
 public struct HeaderField: Hashable, Sendable {
     /// The field name, e.g. `X-Triage-Digest`.
     public var name: String

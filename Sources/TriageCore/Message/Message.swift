@@ -29,6 +29,9 @@ public struct Message: Hashable, Sendable {
     public var listID: String?
     /// Every `Delivered-To:` address, in header order.
     public var deliveredTo: [String] = []
+    /// Header fields kept for `header:` terms: only those the parser was asked to keep
+    /// (`CompiledRules.headerNames`), every occurrence, values decoded, in header order.
+    public var headers: [HeaderField] = []
     /// File names of parts that are attachments (disposition attachment, or a file name).
     public var attachments: [String] = []
     /// About the first 200 characters of readable text, whitespace collapsed.

@@ -13,6 +13,11 @@ public struct CompiledRules: Sendable {
     let identityIDs: [Int32]
     /// Whether some term has a `*` wildcard, so indexes must keep word text.
     let keepsText: Bool
+    /// The header fields `header:` terms name, lower-cased; a term refers to one by index.
+    public let headerNames: [String]
+    /// The rules with `is:important`, which only Gmail's IMAP can answer (its
+    /// `\Important` label in X-GM-LABELS): a run on another server refuses them.
+    public let importantRules: [CompiledRule]
 
     /// The configured time zone.
     public var timeZone: TimeZone { environment.timeZone }
@@ -24,7 +29,8 @@ public struct CompiledRules: Sendable {
 
     /// The message parts some rule's query looks at: `.text` for bare words (they
     /// search the snippet), `.structure` for `has:attachment` and `filename:`.
-    /// Messages need no more than this to be classified.
+    /// Messages need no more than this to be classified: `header:` reads the header
+    /// block, which every fetch brings.
     public var neededParts: MessageParts {
         var parts: MessageParts = []
         for term in program.terms {
@@ -37,9 +43,10 @@ public struct CompiledRules: Sendable {
         return parts
     }
 
-    /// Prepares a message for matching against these rules.
-    public func index(_ message: Message) -> MessageIndex {
-        MessageIndex(message, rules: self)
+    /// Prepares a message for matching against these rules; `folders` maps its mailbox
+    /// to the names rules use (`in:`).
+    public func index(_ message: Message, folders: FolderNamespace = .plain) -> MessageIndex {
+        MessageIndex(message, rules: self, folders: folders)
     }
 
     /// Whether the rule at `position` matches an indexed message at `now` (seconds since 1970).

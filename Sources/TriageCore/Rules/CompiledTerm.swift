@@ -28,6 +28,13 @@ enum CompiledTerm: Sendable {
     case isUnread
     case isRead
     case isStarred
+    case isImportant
+    /// A header (index into `CompiledRules.headerNames`) with these words.
+    case header(Int32, Phrase)
+    case headerGlob(Int32, Int32)
+    /// A header with any value.
+    case headerPresent(Int32)
+    case inFolder(Int32)
     case larger(Int)
     case smaller(Int)
     case olderThan(Int64)
@@ -89,7 +96,7 @@ enum CompiledTerm: Sendable {
         case .subjectGlob(let g): return ix.contains(ix.subject, glob: globs[Int(g)])
         case .list(let id): return ix.contains(ix.lists, id)
         case .listGlob(let g): return !ix.listLowered.isEmpty && globs[Int(g)].matches(ix.listLowered)
-        case .label(let id): return ix.contains(ix.labels, id)
+        case .label(let id): return ix.hasLabel(id)
         case .hasAttachment: return !ix.attachments.isEmpty
         case .filename(let id, let words):
             for a in ix.attachments where a.whole == id || a.ext == id || ix.contains(a.words, phrase: words, pool: pool) { return true }
@@ -100,9 +107,21 @@ enum CompiledTerm: Sendable {
                 return true
             }
             return false
-        case .isUnread: return !ix.seen
-        case .isRead: return ix.seen
-        case .isStarred: return ix.flagged
+        case .isUnread: return !ix.isSeen
+        case .isRead: return ix.isSeen
+        case .isStarred: return ix.isFlagged
+        case .isImportant: return ix.important
+        case .header(let name, let words):
+            for h in ix.headers where h.name == name && ix.contains(h.words, phrase: words, pool: pool) { return true }
+            return false
+        case .headerGlob(let name, let g):
+            let glob = globs[Int(g)]
+            for h in ix.headers where h.name == name && ix.contains(h.words, glob: glob) { return true }
+            return false
+        case .headerPresent(let name):
+            for h in ix.headers where h.name == name { return true }
+            return false
+        case .inFolder(let id): return id >= 0 && ix.mailboxID == id
         case .larger(let n): return ix.size > n
         case .smaller(let n): return ix.size < n
         case .olderThan(let age):

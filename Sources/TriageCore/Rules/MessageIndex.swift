@@ -27,6 +27,14 @@ public struct MessageIndex: Sendable {
         var domains: Span
     }
 
+    /// One header field a `header:` term names.
+    struct HeaderEntry: Sendable {
+        /// Its name's index in `CompiledRules.headerNames`.
+        var name: Int32
+        /// Words of its value.
+        var words: Span
+    }
+
     /// One attachment's file name.
     struct AttachmentEntry: Sendable {
         var whole: Int32
@@ -55,12 +63,23 @@ public struct MessageIndex: Sendable {
     var attachmentTexts: [String] = []
     var seen = false
     var flagged = false
+    /// Gmail's `\Important` label (X-GM-LABELS).
+    var important = false
+    var headers: [HeaderEntry] = []
+    /// The id of the mailbox's name in the rules' form (`PlannedFacts.folderKey`), -1 when none.
+    var mailbox: Int32 = -1
     var size = 0
     var time: Int64?
+    /// What the actions planned so far change (later rules of the same pass see it).
+    var planned = PlannedFacts()
+    /// Maps move targets to the rules' folder names, for `in:` after a planned move.
+    private let folders: FolderNamespace
 
-    /// Indexes `message` against the vocabulary of `rules`.
-    public init(_ message: Message, rules: CompiledRules) {
+    /// Indexes `message` against the vocabulary of `rules`. `folders` is the server's
+    /// namespace, so `in:Lists/dev` finds the mailbox whatever way it is written.
+    public init(_ message: Message, rules: CompiledRules, folders: FolderNamespace = .plain) {
         present = Array(repeating: 0, count: (rules.vocabulary.count + 63) / 64)
+        self.folders = folders
         var builder = Builder(rules: rules)
         ids.reserveCapacity(96)
 
@@ -95,8 +114,18 @@ public struct MessageIndex: Sendable {
             if builder.keepText { attachmentTexts.append(String(decoding: builder.lowered, as: UTF8.self)) }
             attachments.append(AttachmentEntry(whole: whole, ext: ext, words: addWords(name, &builder)))
         }
+        if !rules.headerNames.isEmpty {
+            for field in message.headers {
+                guard let slot = rules.headerNames.firstIndex(of: field.name.lowercased()) else { continue }
+                headers.append(HeaderEntry(name: Int32(slot), words: addWords(field.value, &builder)))
+            }
+        }
+        if let name = message.server.mailbox {
+            mailbox = builder.vocabulary.id(of: PlannedFacts.folderKey(name, folders))
+        }
         seen = message.server.isSeen
         flagged = message.server.isFlagged
+        important = message.server.labels.contains { $0.lowercased() == "\\important" }
         size = message.size
         time = message.date?.secondsSince1970 ?? message.server.internalDate
     }
@@ -191,6 +220,25 @@ public struct MessageIndex: Sendable {
         addresses.append(AddressEntry(field: field, addressID: addressID, isMe: isMe, name: nameSpan, words: words,
                                       local: local, domains: domains))
     }
+
+    // MARK: - Facts as planned so far
+
+    /// Applies a planned action to what later rules see (`PlannedFacts`).
+    mutating func plan(_ action: Action, rules: CompiledRules) {
+        planned.apply(action, vocabulary: rules.vocabulary, folders: folders)
+    }
+
+    /// Whether the message carries label `id`, after the actions planned so far.
+    func hasLabel(_ id: Int32) -> Bool {
+        planned.label(id) ?? contains(labels, id)
+    }
+
+    /// `\Seen`, after the actions planned so far.
+    var isSeen: Bool { planned.seen ?? seen }
+    /// `\Flagged`, after the actions planned so far.
+    var isFlagged: Bool { planned.flagged ?? flagged }
+    /// The mailbox's id, after the moves planned so far.
+    var mailboxID: Int32 { planned.mailbox ?? mailbox }
 
     // MARK: - Queries used by terms
 

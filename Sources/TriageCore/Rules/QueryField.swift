@@ -12,6 +12,12 @@ public enum QueryField: String, CaseIterable, Hashable, Sendable {
     case newerThan = "newer_than"
     /// Days in the configured time zone: `after:` `before:`.
     case after, before
+    /// `header:NAME:VALUE`, any header field by name.
+    case header
+    /// `in:FOLDER`, the mailbox the message is in (after the moves planned so far).
+    case `in`
+    /// `category:`, Gmail's inbox categories: refused, Gmail's IMAP does not report them.
+    case category
 
     /// The operator as written, with its colon: `from:`.
     public var spelling: String { rawValue + ":" }

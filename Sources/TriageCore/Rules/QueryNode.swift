@@ -14,11 +14,15 @@ public indirect enum QueryNode: Hashable, Sendable {
     /// Stands in for a part that had an error; a file with errors is never run.
     case invalid
 
-    /// The query as a person would write it, for "why" output: `-to:me`.
+    /// The query as a person would write it, for "why" output: `-to:me`. A group
+    /// inside a group of the other kind is in parentheses, `(a OR b) c`, so the text
+    /// reads one way only, whatever precedence the reader assumes.
     public var display: String {
         switch self {
-        case .and(let items): return items.map(\.display).joined(separator: " ")
-        case .or(let items): return items.map(\.display).joined(separator: " OR ")
+        case .and(let items):
+            return items.map { if case .or = $0 { return "(" + $0.display + ")" } else { return $0.display } }.joined(separator: " ")
+        case .or(let items):
+            return items.map { if case .and = $0 { return "(" + $0.display + ")" } else { return $0.display } }.joined(separator: " OR ")
         case .not(let child):
             if case .term = child { return "-" + child.display }
             return "-(" + child.display + ")"

@@ -38,6 +38,13 @@ public enum QueryPredicate: Hashable, Sendable {
     case isRead
     /// `is:starred`.
     case isStarred
+    /// `is:important`: Gmail's `\Important` label (X-GM-LABELS).
+    case isImportant
+    /// `header:NAME:VALUE`: a header field named NAME (lower-cased) whose value has
+    /// these words or matches this pattern; nil pattern: any value (`*`).
+    case header(String, TextPattern?)
+    /// `in:` a folder as rules name it (`Lists/dev`), lower-cased.
+    case inFolder(String)
     /// `larger:` a size in bytes.
     case larger(Int)
     /// `smaller:` a size in bytes.

@@ -11,6 +11,8 @@ public enum RuleCompiler {
         var keepsText = false
         var compiled: [CompiledRule] = []
         var firstByName: [String: RuleDefinition] = [:]
+        var headerNames: [String] = []
+        var importantRules: [CompiledRule] = []
         let identityIDs = environment.identities.map { vocabulary.intern($0.lowercased()) }
 
         for rule in rules {
@@ -21,21 +23,33 @@ public enum RuleCompiler {
             } else {
                 firstByName[rule.name] = rule
             }
+            var readsImportant = false
             let root = program.append(rule.query) { term, program in
-                compileTerm(term, path: rule.path, environment: environment, program: &program, vocabulary: &vocabulary,
-                            keepsText: &keepsText, diagnostics: &diagnostics)
+                if case .isImportant = term.predicate { readsImportant = true }
+                return compileTerm(term, path: rule.path, environment: environment, program: &program, vocabulary: &vocabulary,
+                                   keepsText: &keepsText, headerNames: &headerNames, diagnostics: &diagnostics)
             }
-            compiled.append(CompiledRule(name: rule.name, path: rule.path, line: rule.nameSpan.line, actions: rule.actions,
-                                         query: rule.query.display, root: root))
+            let made = CompiledRule(name: rule.name, path: rule.path, line: rule.nameSpan.line, actions: rule.actions,
+                                    query: rule.query.display, root: root)
+            compiled.append(made)
+            if readsImportant { importantRules.append(made) }
         }
         let result = CompiledRules(rules: compiled, environment: environment, program: program, vocabulary: vocabulary,
-                                   identityIDs: identityIDs, keepsText: keepsText)
+                                   identityIDs: identityIDs, keepsText: keepsText, headerNames: headerNames,
+                                   importantRules: importantRules)
         return (result, diagnostics)
+    }
+
+    /// The index of a header name in the rules' table, adding it when new.
+    private static func headerSlot(_ name: String, _ names: inout [String]) -> Int32 {
+        if let i = names.firstIndex(of: name) { return Int32(i) }
+        names.append(name)
+        return Int32(names.count - 1)
     }
 
     private static func compileTerm(_ term: QueryTerm, path: String, environment: RuleEnvironment,
                                     program: inout QueryProgram, vocabulary: inout Vocabulary, keepsText: inout Bool,
-                                    diagnostics: inout [Diagnostic]) -> CompiledTerm {
+                                    headerNames: inout [String], diagnostics: inout [Diagnostic]) -> CompiledTerm {
         func ids(_ words: [String]) -> Phrase { program.phrase(words.map { vocabulary.intern($0) }) }
         func glob(_ pattern: String) -> Int32 {
             keepsText = true
@@ -71,6 +85,15 @@ public enum RuleCompiler {
         case .isUnread: return .isUnread
         case .isRead: return .isRead
         case .isStarred: return .isStarred
+        case .isImportant: return .isImportant
+        case .header(let name, let pattern):
+            let slot = headerSlot(name, &headerNames)
+            switch pattern {
+            case nil: return .headerPresent(slot)
+            case .words(let words)?: return .header(slot, ids(words))
+            case .glob(let pattern)?: return .headerGlob(slot, glob(pattern))
+            }
+        case .inFolder(let folder): return .inFolder(vocabulary.intern(folder))
         case .larger(let n): return .larger(n)
         case .smaller(let n): return .smaller(n)
         case .olderThan(let age): return .olderThan(age)

@@ -2,14 +2,18 @@ import Foundation
 
 /// Runs compiled rules on a message, with Sieve's semantics: every rule whose
 /// query matches applies its actions in order until a `stop`; an action already
-/// planned happens once; of two moves (or marks, or digest sections) the first wins.
+/// planned happens once; of two moves (or marks, or digest sections) the first wins;
+/// a later rule sees the labels, flags and folder the earlier ones planned
+/// (`PlannedFacts`), as Sieve's `hasflag` sees an earlier `addflag`.
 ///
 /// Pure: the message, the compiled rules (with identities and time zone) and `now`
 /// in, the plan out.
 public enum RuleEvaluator {
     /// Evaluates `message`. With `explain`, each match lists the terms that matched.
-    public static func evaluate(_ message: Message, rules: CompiledRules, now: Date, explain: Bool = false) -> Evaluation {
-        evaluate(message, index: MessageIndex(message, rules: rules), rules: rules, now: now, explain: explain)
+    /// `folders` is the namespace of the message's server, for `in:` (see `MessageIndex`).
+    public static func evaluate(_ message: Message, rules: CompiledRules, now: Date, explain: Bool = false,
+                                folders: FolderNamespace = .plain) -> Evaluation {
+        evaluate(message, index: MessageIndex(message, rules: rules, folders: folders), rules: rules, now: now, explain: explain)
     }
 
     /// Evaluates a message already indexed against `rules`.
@@ -17,7 +21,10 @@ public enum RuleEvaluator {
                                 explain: Bool = false) -> Evaluation {
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
         var evaluation = Evaluation()
-        for position in rules.rules.indices where rules.matches(ruleAt: position, in: index, now: seconds) {
+        var index = index
+        for position in rules.rules.indices {
+            // Asked of the index as it stands now, with the earlier rules' actions applied.
+            guard rules.matches(ruleAt: position, in: index, now: seconds) else { continue }
             let rule = rules.rules[position]
             var match = RuleMatch(rule: rule.name, path: rule.path, line: rule.line,
                                   why: explain ? rules.why(ruleAt: position, in: index, now: seconds) : [])
@@ -36,6 +43,7 @@ public enum RuleEvaluator {
                 } else {
                     evaluation.planned.append(PlannedAction(action: action, rule: rule.name))
                     match.actions.append(action)
+                    index.plan(action, rules: rules)
                 }
             }
             evaluation.matches.append(match)

@@ -92,10 +92,12 @@ public struct RuleLexer {
                 emit(.string, text, length: length)
             default:
                 var text = String(c)
+                // In header:Precedence:bulk the header's name is no operator, whatever its letters.
+                let afterHeader = !spaceBefore && tokens.last.map { $0.kind == .op && $0.text == "header" } == true
                 while true {
                     while !atEnd, !RuleLexer.isDelimiter(peek), peek != ":" { text.append(advance()) }
                     guard !atEnd, peek == ":" else { break }
-                    if RuleLexer.isOperatorName(text) {
+                    if RuleLexer.isOperatorName(text), !afterHeader {
                         _ = advance()
                         emit(.op, text.lowercased(), length: text.count + 1)
                         text = ""

@@ -2,7 +2,8 @@
 /// caller reads the folder), collecting every diagnostic of every file.
 public enum RuleLoader {
     /// Loads `sources` (every `*.rules` file of `folder`, in name order). Returns the
-    /// compiled rules when there is no diagnostic, and the diagnostics in file order.
+    /// compiled rules when there is no error (warnings do not stop them), and the
+    /// diagnostics in file order.
     public static func load(_ sources: [RuleSource], folder: String,
                             environment: RuleEnvironment) -> (CompiledRules?, [Diagnostic]) {
         guard !sources.isEmpty else {
@@ -22,6 +23,6 @@ public enum RuleLoader {
             let a = $0.element, b = $1.element
             return (order[a.path] ?? 0, a.line, a.column, $0.offset) < (order[b.path] ?? 0, b.line, b.column, $1.offset)
         }.map(\.element)
-        return (all.isEmpty ? compiled : nil, all)
+        return (all.contains(where: { $0.severity == .error }) ? nil : compiled, all)
     }
 }

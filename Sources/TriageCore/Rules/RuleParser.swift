@@ -2,15 +2,16 @@
 /// collects every error as a `Diagnostic` in one pass and, after an error that
 /// leaves the rule's structure unclear, recovers at the next `rule` keyword.
 ///
-/// Grammar (keywords case-insensitive except `OR` and `AND`):
+/// Grammar (keywords case-insensitive except `OR` and `AND`; `OR` binds tighter
+/// than terms side by side, as in Gmail):
 /// ```
 /// file     = rule*
-/// rule     = "rule" NAME "when" or "then" action ("," action)*
-/// or       = and ("OR" and)*
-/// and      = unary (["AND"] unary)*
+/// rule     = "rule" NAME "when" and "then" action ("," action)*
+/// and      = or (["AND"] or)*
+/// or       = unary ("OR" unary)*
 /// unary    = "-" unary | primary
-/// primary  = "(" or ")" | "{" unary* "}" | OPERATOR value | WORD | STRING
-/// value    = WORD | STRING | "(" or ")" | "{" unary* "}"   (the operator applies inside)
+/// primary  = "(" and ")" | "{" unary* "}" | OPERATOR value | WORD | STRING
+/// value    = WORD | STRING | "(" and ")" | "{" unary* "}"   (the operator applies inside)
 /// ```
 public struct RuleParser {
     /// Thrown to leave a rule whose structure is broken; the diagnostic is already recorded.
@@ -84,6 +85,11 @@ public struct RuleParser {
         return next.span
     }
 
+    private mutating func warn(_ span: SourceSpan, _ message: String) {
+        diagnostics.append(Diagnostic(path: path, line: span.line, column: span.column, length: span.length,
+                                      severity: .warning, message: message))
+    }
+
     @discardableResult
     private mutating func error(_ span: SourceSpan, _ message: String) -> Failure {
         diagnostics.append(Diagnostic(path: path, line: span.line, column: span.column, length: span.length, message: message))
@@ -154,7 +160,7 @@ public struct RuleParser {
         if peek.isWord("then") || atRuleEnd {
             error(when.span, "empty query: say what to match between 'when' and 'then'")
         } else {
-            query = try parseOr(field: nil)
+            query = try parseAnd(field: nil)
         }
         switch peek.kind {
         case .rightParen: throw error(peek.span, "unbalanced ')': there is no '(' to close")
@@ -173,18 +179,14 @@ public struct RuleParser {
 
     // MARK: - Queries
 
-    private mutating func parseOr(field: QueryField?) throws -> QueryNode {
-        var items = [try parseAnd(field: field)]
-        while isExactly("OR") {
-            let or = advance()
-            if atQueryEnd || isExactly("OR") { throw error(or.span, "'OR' needs a term after it") }
-            items.append(try parseAnd(field: field))
-        }
-        return items.count == 1 ? items[0] : .or(items)
-    }
-
+    /// Terms side by side (or joined by `AND`), each an `OR` group: `OR` binds tighter,
+    /// as in Gmail, so `from:amy OR from:david subject:dinner` is
+    /// `(from:amy OR from:david) subject:dinner`. Such a mix without parentheses gets a
+    /// warning that shows the reading (the opposite of what triage read before).
     private mutating func parseAnd(field: QueryField?) throws -> QueryNode {
         var items: [QueryNode] = []
+        var mixed = false
+        let start = peek.span
         while true {
             if isExactly("AND") {
                 let and = advance()
@@ -192,14 +194,54 @@ public struct RuleParser {
                 if atQueryEnd || isExactly("OR") || isExactly("AND") { throw error(and.span, "'AND' needs a term after it") }
                 continue
             }
-            if atQueryEnd || isExactly("OR") { break }
-            items.append(try parseUnary(field: field))
+            if atQueryEnd { break }
+            if isExactly("OR") { throw error(peek.span, "'OR' needs a term before it") }
+            if !items.isEmpty { warnIfLowerCaseKeyword() }
+            let (node, hasOr) = try parseOr(field: field)
+            items.append(node)
+            if hasOr { mixed = true }
         }
         if items.isEmpty {
-            if isExactly("OR") { throw error(peek.span, "'OR' needs a term before it") }
             throw error(expectedSpan, "expected a search term, found \(peek.quoted)")
         }
+        if mixed, items.count > 1 {
+            let node = QueryNode.and(items)
+            warn(start.through(previous.span),
+                 "'OR' binds tighter than terms side by side, as in Gmail: this reads as \(node.display) "
+                 + "(earlier versions of triage read it the other way); write the parentheses to say which you mean")
+        }
         return items.count == 1 ? items[0] : .and(items)
+    }
+
+    /// `a OR b OR c`, and whether there was an `OR` (not one inside parentheses).
+    private mutating func parseOr(field: QueryField?) throws -> (QueryNode, Bool) {
+        var items = [try parseUnary(field: field)]
+        while isExactly("OR") {
+            let or = advance()
+            if atQueryEnd || isExactly("OR") || isExactly("AND") { throw error(or.span, "'OR' needs a term after it") }
+            warnIfLowerCaseKeyword()
+            items.append(try parseUnary(field: field))
+        }
+        return (items.count == 1 ? items[0] : .or(items), items.count > 1)
+    }
+
+    /// A bare `or` or `and` between terms is a word to search for, which is rarely
+    /// what was meant (`from:a or from:b` never matches): warn, and keep the word.
+    private mutating func warnIfLowerCaseKeyword() {
+        let token = peek
+        guard token.kind == .word, current + 1 < tokens.count else { return }
+        let lower = token.text.lowercased()
+        guard lower == "or" || lower == "and", token.text != lower.uppercased() else { return }
+        let next = tokens[current + 1]
+        switch next.kind {
+        case .end, .rightParen, .rightBrace, .comma: return
+        default:
+            if next.isWord("then") || next.isWord("rule") || next.isWord("when") { return }
+        }
+        let upper = lower.uppercased()
+        let meaning = upper == "OR" ? "either term" : "both terms"
+        warn(token.span, "'\(token.text)' between terms is a word to search for, so the message must contain it; "
+             + "did you mean '\(upper)' (\(meaning))? Write \"\(token.text)\" in quotes to search for the word")
     }
 
     private mutating func parseUnary(field: QueryField?) throws -> QueryNode {
@@ -223,7 +265,7 @@ public struct RuleParser {
                 error(token.span.through(close.span), "empty parentheses: put terms inside or remove them")
                 return .invalid
             }
-            let inner = try parseOr(field: field)
+            let inner = try parseAnd(field: field)
             guard peek.kind == .rightParen else { throw error(token.span, "unbalanced '(': no ')' closes it") }
             advance()
             return inner
@@ -233,6 +275,7 @@ public struct RuleParser {
             while peek.kind != .rightBrace {
                 if atQueryEnd { throw error(token.span, "unbalanced '{': no '}' closes it") }
                 if isExactly("OR") || isExactly("AND") { advance(); continue }
+                if !items.isEmpty { warnIfLowerCaseKeyword() }
                 items.append(try parseUnary(field: field))
             }
             let close = advance()
@@ -268,11 +311,16 @@ public struct RuleParser {
                 error(op.span, "unknown operator '\(op.text):'; operators are " + names.map { $0 + ":" }.joined(separator: " "))
             }
         }
-        let value = peek
+        var value = peek
         switch value.kind {
         case .word where !value.isWord("then") && !value.isWord("rule"), .string:
             advance()
             guard let field else { return .invalid }
+            // header:Subject:"two words": the quoted value belongs to the name before it.
+            if field == .header, value.kind == .word, value.text.hasSuffix(":"), peek.kind == .string, !peek.spaceBefore {
+                let quoted = advance()
+                value = Token(kind: .word, text: value.text + quoted.text, span: value.span.through(quoted.span), spaceBefore: false)
+            }
             return makeTerm(field: field, token: value)
         case .leftParen, .leftBrace:
             let group = try parsePrimary(field: field)
@@ -343,9 +391,11 @@ public struct RuleParser {
             case "unread": return term(.isUnread)
             case "read": return term(.isRead)
             case "starred": return term(.isStarred)
+            case "important": return term(.isImportant)
             default:
-                let known = ["unread", "read", "starred"]
-                let hint = Suggestion.closest(to: lower, in: known).map { "did you mean 'is:\($0)'?" } ?? "use is:unread, is:read or is:starred"
+                let known = ["unread", "read", "starred", "important"]
+                let hint = Suggestion.closest(to: lower, in: known).map { "did you mean 'is:\($0)'?" }
+                    ?? "use is:unread, is:read, is:starred or is:important"
                 error(token.span, "unknown value '\(raw)' for is:; \(hint)")
                 return .invalid
             }
@@ -355,6 +405,20 @@ public struct RuleParser {
         case .olderThan, .newerThan:
             guard let age = parseAge(token, field: field) else { return .invalid }
             return term(field == .olderThan ? .olderThan(age) : .newerThan(age))
+        case .header:
+            return headerTerm(token, raw: raw, written: written).map(term) ?? .invalid
+        case .in:
+            var folder = lower
+            while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+            guard !folder.allSatisfy(\.isWhitespace) else {
+                error(token.span, "in: needs a folder, as in in:INBOX or in:Lists/dev")
+                return .invalid
+            }
+            return term(.inFolder(folder))
+        case .category:
+            error(token.span, "category: cannot work: Gmail's IMAP does not say which category (Promotions, Social, "
+                  + "Updates, Forums) a message is in; have a Gmail filter add a label to such mail and use label: instead")
+            return .invalid
         case .after, .before:
             guard raw.count == 10, let date = CivilDate(iso: raw) else {
                 error(token.span, "bad date '\(raw)' for \(field.spelling); write YYYY/MM/DD, as in \(field.spelling)2026/01/31")
@@ -362,6 +426,35 @@ public struct RuleParser {
             }
             return term(field == .after ? .after(date) : .before(date))
         }
+    }
+
+    /// `header:NAME:VALUE`: NAME a field name, VALUE words, a phrase, a `*` pattern,
+    /// or `*` alone for any value.
+    private mutating func headerTerm(_ token: Token, raw: String, written: String) -> QueryPredicate? {
+        let example = "as in header:X-Spam-Flag:yes, or header:List-Unsubscribe:* for any value"
+        guard let colon = raw.firstIndex(of: ":") else {
+            error(token.span, "header: needs a header name, ':' and a value, \(example)")
+            return nil
+        }
+        let name = String(raw[..<colon])
+        let value = String(raw[raw.index(after: colon)...])
+        guard HeaderField.isValidName(name) else {
+            error(token.span, name.isEmpty ? "header: needs a header name before ':', \(example)"
+                  : "'\(name)' is not a header name (printable ASCII, no spaces), \(example)")
+            return nil
+        }
+        guard !value.isEmpty else {
+            error(token.span, "header:\(name): needs a value after ':', \(example)")
+            return nil
+        }
+        if value == "*" { return .header(name.lowercased(), nil) }
+        if value.contains("*") { return .header(name.lowercased(), .glob(value.lowercased())) }
+        let words = WordSplitter.words(value)
+        guard !words.isEmpty else {
+            error(token.span, "\(written) has no letters or digits to search for")
+            return nil
+        }
+        return .header(name.lowercased(), .words(words))
     }
 
     /// Splits `10M` into its digits and its unit; nil digits when it does not start with one.

@@ -11,7 +11,9 @@ enum CheckCommand: Command {
         Reads the configuration and every *.rules file of its rules folder. Prints
         nothing and exits 0 when all is well; otherwise prints every problem to
         standard error, each with its file, line and column, and exits 78 (66 when
-        the configuration file is missing, unreadable or a directory).
+        the configuration file is missing, unreadable or a directory). Warnings (a
+        query that may not mean what it looks like) are printed too, and alone leave
+        the exit status 0.
         """,
         options: [
             .flag("--connect", help: """
@@ -33,10 +35,9 @@ enum CheckCommand: Command {
             return error.exitStatus  // 66 when the file is missing or unreadable, as in every command
         }
         let loaded = RulesFolder.load(configuration)
-        guard loaded.diagnostics.isEmpty else {
-            context.err(loaded.rendered)
-            return .config
-        }
+        // Warnings (a rule that may not mean what it says) are shown; only errors fail.
+        if !loaded.diagnostics.isEmpty { context.err(loaded.rendered) }
+        if loaded.hasErrors { return .config }
         return a.has("--connect") ? try connect(configuration, rules: loaded.rules, context: context) : .ok
     }
 
@@ -48,6 +49,7 @@ enum CheckCommand: Command {
             do {
                 let connection = try RunCommand.connect(account, credential: nil, context: context, verbose: false)
                 defer { connection.close() }
+                try FolderNames.checkImportant(rules, on: connection)
                 let names = FolderNames.named(mailboxes: account.mailboxes, rules: rules)
                 for pair in try FolderNames.resolved(names, on: connection) {
                     context.out(FolderNames.line(account: account.name, pair, server: connection.serverName) + "\n")

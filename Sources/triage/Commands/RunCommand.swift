@@ -120,10 +120,15 @@ enum RunCommand: Command {
                         context.out(FolderNames.line(account: account.name, pair, server: connection.serverName) + "\n")
                     }
                 }
+                try FolderNames.checkImportant(setup.rules, on: connection)
+                let headerNames = setup.rules?.headerNames ?? []
                 for mailbox in account.mailboxes {
+                    // `in:` compares in the rules' folder names: the namespace maps the server's back.
+                    let folders = try FolderNames.namespace(for: mailbox, on: connection)
                     var runner = MailboxRunner(
                         account: account.name, mailbox: mailbox, store: store, options: options, now: context.now,
-                        parse: { MessageParser.parse($0) }, classify: { setup.classify($0, now: context.now) },
+                        parse: { MessageParser.parse($0, keepingHeaders: headerNames) },
+                        classify: { setup.classify($0, now: context.now, folders: folders) },
                         report: printer.report)
                     runner.checkpoint = crashHook
                     runner.parts = parts

@@ -4,13 +4,13 @@ import TriageCore
 import TriageMIME
 import TriageMaildir
 
-/// `triage test [--config FILE] [--now RFC3339] [--json] MESSAGE...`: shows what
+/// `triage test [--config FILE] [--now RFC3339] [--mailbox NAME] [--json] MESSAGE...`: shows what
 /// the rules would do to messages, without doing it.
 enum TestCommand: Command {
     static let spec = CommandSpec(
         name: "test",
         summary: "show which rules match messages and what they would do",
-        usage: ["test [--config FILE] [--now TIME] [--json] MESSAGE..."],
+        usage: ["test [--config FILE] [--now TIME] [--mailbox NAME] [--json] MESSAGE..."],
         about: """
         Runs the rules on each message file ('-' reads standard input) and shows which
         rules matched, why (the terms that matched), the planned actions, and any
@@ -22,6 +22,7 @@ enum TestCommand: Command {
         options: [
             .config,
             .now("evaluate"),
+            .value("--mailbox", "NAME", help: "evaluate as if the messages were in folder NAME (for in:)"),
             .flag("--json", help: #"one JSON object per message, one per line: {"file", "message_id", "#
                 + #""matched": [{"rule", "actions": [...]}]}"#),
         ])
@@ -39,6 +40,7 @@ enum TestCommand: Command {
             return .config
         }
         guard let rules = setup.rules else { return .config }
+        if !setup.ruleWarnings.isEmpty { context.err(setup.ruleWarnings) }
         let today = rules.today(at: now)
         var status = ExitStatus.ok
         for file in a.positional {
@@ -50,7 +52,8 @@ enum TestCommand: Command {
                 status = max(status, error.exitStatus)
                 continue
             }
-            var message = MessageParser.parse([UInt8](data))
+            var message = MessageParser.parse([UInt8](data), keepingHeaders: rules.headerNames)
+            message.server.mailbox = a.value("--mailbox")
             // A file in a Maildir carries its flags and keywords in its name: use them,
             // so `is:unread` and `label:` answer as they will in `triage run`.
             if file != "-", let facts = MaildirConnection.serverFacts(ofFile: file) {

@@ -12,6 +12,8 @@ struct RunSetup {
     var store: Store
     /// The compiled rules; nil when loaded without them (only `run` and `test` need them).
     var rules: CompiledRules?
+    /// The rules' warnings, rendered for standard error (`test` shows them; `run`, from cron, does not).
+    var ruleWarnings = ""
 
     /// Loads what `a`'s `--config` names, and returns it with `context` at `a`'s
     /// `--now` (read in the configured zone when it has no offset). A malformed
@@ -27,12 +29,14 @@ struct RunSetup {
         let zone = config.triage.timeZone ?? TimeZone.current
         let store = try Store.open(path: config.triage.store ?? context.defaultStorePath(), timeZone: zone)
         var rules: CompiledRules?
+        var warnings = ""
         if withRules {
             let loaded = RulesFolder.load(config)
             guard let compiled = loaded.rules else { throw RuleErrors(rendered: loaded.rendered) }
             rules = compiled
+            warnings = loaded.rendered
         }
-        return RunSetup(config: config, timeZone: zone, store: store, rules: rules)
+        return RunSetup(config: config, timeZone: zone, store: store, rules: rules, ruleWarnings: warnings)
     }
 
     /// The configuration named by `--config` (or the default one). A directory
@@ -43,10 +47,10 @@ struct RunSetup {
         return try ConfigLoader.load(path: path)
     }
 
-    /// The planned actions for a message, at `now`.
-    func classify(_ message: Message, now: Date) -> [PlannedAction] {
+    /// The planned actions for a message, at `now`; `folders` is its server's namespace (for `in:`).
+    func classify(_ message: Message, now: Date, folders: FolderNamespace = .plain) -> [PlannedAction] {
         guard let rules else { return [] }
-        return RuleEvaluator.evaluate(message, rules: rules, now: now).planned
+        return RuleEvaluator.evaluate(message, rules: rules, now: now, folders: folders).planned
     }
 
     /// Today in the configured zone.

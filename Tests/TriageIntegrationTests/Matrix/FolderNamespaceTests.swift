@@ -12,13 +12,15 @@ final class FolderNamespaceIntegrationTests: XCTestCase {
 
     private func resolves(on server: any IMAPTestServer, expected: String) throws {
         let user = try server.makeUser("namespace")
-        try server.createFolders(user: user, ["NoPush", "Lists/dev", "Lists/other"])
+        try server.createFolders(user: user, ["NoPush", "Lists/dev", "Lists/other", "Lists/third"])
         let dir = NSTemporaryDirectory() + "triage-namespace-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try """
         rule "lists" when list:dev.lists.example then move "Lists/dev"
         rule "no push" when subject:quiet then move "NoPush"
+        rule "in other" when in:Lists/other header:Message-ID:o1* then move "NoPush"
+        rule "in third" when in:Lists/third then move "NoPush"
         """.write(toFile: dir + "/rules/test.rules", atomically: true, encoding: .utf8)
         try server.password.write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
         let config = dir + "/triage.conf"
@@ -34,7 +36,7 @@ final class FolderNamespaceIntegrationTests: XCTestCase {
         user = \(user)
         password_command = cat \(dir)/pw
         ca_file = \(server.caFile)
-        mailboxes = INBOX, Lists/other
+        mailboxes = INBOX, Lists/other, \(server.serverName("Lists/third"))
 
         """.write(toFile: config, atomically: true, encoding: .utf8)
         try server.append(user: user, [
@@ -43,6 +45,7 @@ final class FolderNamespaceIntegrationTests: XCTestCase {
             SeedMessage(text: TestMessages.plain(id: "p1", subject: "Plain")),
         ])
         try server.append(user: user, folder: "Lists/other", [SeedMessage(text: TestMessages.plain(id: "o1", subject: "Other"))])
+        try server.append(user: user, folder: "Lists/third", [SeedMessage(text: TestMessages.plain(id: "t1", subject: "Third"))])
 
         let check = try TriageProcess.run(["check", "--connect", "--config", config])
         XCTAssertEqual(check.status, 0, "\(server.name): \(check.err)")
@@ -66,7 +69,9 @@ final class FolderNamespaceIntegrationTests: XCTestCase {
             }.sorted()
         }
         XCTAssertEqual(try ids(expected), ["l1"], server.name)
-        XCTAssertEqual(try ids(server.serverName("NoPush")), ["q1"], server.name)
+        // `in:` names folders the rules' way, whichever way `mailboxes =` wrote them: `in:Lists/third`
+        // is the mailbox configured as INBOX.Lists.third on Courier, mapped back through the namespace.
+        XCTAssertEqual(try ids(server.serverName("NoPush")), ["o1", "q1", "t1"], server.name)
         XCTAssertEqual(try ids("INBOX"), ["p1"], server.name)
 
         // A folder missing on the server: check --connect names the server's name, exit 78.
