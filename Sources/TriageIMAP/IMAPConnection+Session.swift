@@ -212,7 +212,7 @@ extension IMAPConnection {
         }
     }
 
-    func refreshCapabilities() throws {
+    private func refreshCapabilities() throws {
         var data: UnsafeMutablePointer<mailimap_capability_data>?
         try perform("CAPABILITY") { mailimap_capability($0, &data) }
         mailimap_capability_data_free(data)

@@ -11,9 +11,9 @@ import TriageCore
 /// Not thread-safe: use one connection from one thread at a time.
 ///
 /// By concern: connecting, TLS, login and logout in `IMAPConnection+Session`; the
-/// open mailbox (SELECT, UIDs, FETCH, STATUS) in `+Mailbox`; folder names in
-/// `+Namespace`; flags in `+Store`; moves in `+Move`; what a failure means in `+Errors`.
-/// Every command goes through `perform`.
+/// open mailbox (SELECT, UIDs, FETCH) in `+Mailbox`; folder names, LIST and STATUS
+/// in `+Folders`; flags in `+Store`; moves in `+Move`; what a failure means in
+/// `+Errors`. Every command goes through `perform`.
 public final class IMAPConnection: MailConnection {
     public let serverName: String
     /// Capabilities after login, upper-cased (`MOVE`, `UIDPLUS`, `X-GM-EXT-1`, ...).
