@@ -1,4 +1,5 @@
 import CEtPan
+import TriageMIME
 
 /// Finds attachment names in an IMAP BODYSTRUCTURE, so `has:attachment` is right
 /// even when the attachment lies beyond the fetched body prefix.
@@ -18,13 +19,13 @@ enum BodyStructureReader {
         switch Int(body.pointee.bd_type) {
         case MAILIMAP_BODY_MPART:
             guard let multipart = body.pointee.bd_data.bd_body_mpart else { return }
-            for part in CList.elements(multipart.pointee.bd_list, as: mailimap_body.self) {
+            for part in CList.items(multipart.pointee.bd_list, as: mailimap_body.self) {
                 walk(part, into: &names)
             }
         case MAILIMAP_BODY_1PART:
             guard let single = body.pointee.bd_data.bd_body_1part else { return }
             let disposition = single.pointee.bd_ext_1part?.pointee.bd_disposition
-            let dispositionType = swiftString(disposition?.pointee.dsp_type)?.lowercased()
+            let dispositionType = CString.string(disposition?.pointee.dsp_type)?.lowercased()
             let fileName = parameter(disposition?.pointee.dsp_attributes, "filename")
             var fields: UnsafeMutablePointer<mailimap_body_fields>?
             var isMessage = false
@@ -56,9 +57,9 @@ enum BodyStructureReader {
     private static func parameter(_ list: UnsafeMutablePointer<mailimap_body_fld_param>?, _ wanted: String) -> String? {
         guard let list else { return nil }
         var starred: String?
-        for param in CList.elements(list.pointee.pa_list, as: mailimap_single_body_fld_param.self) {
-            guard let name = swiftString(param.pointee.pa_name)?.lowercased() else { continue }
-            let value = swiftString(param.pointee.pa_value)
+        for param in CList.items(list.pointee.pa_list, as: mailimap_single_body_fld_param.self) {
+            guard let name = CString.string(param.pointee.pa_name)?.lowercased() else { continue }
+            let value = CString.string(param.pointee.pa_value)
             if name == wanted { return value }
             if name == wanted + "*" || name == wanted + "*0*" || name == wanted + "*0" { starred = value.map(decode2231) }
         }

@@ -1,5 +1,6 @@
 import CEtPan
 import TriageCore
+import TriageMIME
 
 /// Turns libetpan's parsed `UID FETCH` answer into `FetchedMessage` values.
 enum FetchResponseReader {
@@ -7,7 +8,7 @@ enum FetchResponseReader {
     /// from keywords (decoded with `LabelCodec`) or, on Gmail, from X-GM-LABELS.
     static func messages(_ list: UnsafeMutablePointer<clist>?, gmail: Bool) -> [FetchedMessage] {
         var result: [FetchedMessage] = []
-        for attributes in CList.elements(list, as: mailimap_msg_att.self) {
+        for attributes in CList.items(list, as: mailimap_msg_att.self) {
             if let message = message(attributes, gmail: gmail) { result.append(message) }
         }
         return result
@@ -17,11 +18,11 @@ enum FetchResponseReader {
         var message = FetchedMessage(uid: 0)
         var keywords: [String] = []
         var gmailLabels: [String] = []
-        for item in CList.elements(attributes.pointee.att_list, as: mailimap_msg_att_item.self) {
+        for item in CList.items(attributes.pointee.att_list, as: mailimap_msg_att_item.self) {
             switch Int(item.pointee.att_type) {
             case MAILIMAP_MSG_ATT_ITEM_DYNAMIC:
                 guard let dynamic = item.pointee.att_data.att_dyn else { continue }
-                for flagFetch in CList.elements(dynamic.pointee.att_list, as: mailimap_flag_fetch.self) {
+                for flagFetch in CList.items(dynamic.pointee.att_list, as: mailimap_flag_fetch.self) {
                     // \Recent belongs to one session only; it is not a fact about the message.
                     guard Int(flagFetch.pointee.fl_type) == MAILIMAP_FLAG_FETCH_OTHER,
                           let flag = flagFetch.pointee.fl_flag else { continue }
@@ -32,9 +33,9 @@ enum FetchResponseReader {
                     case MAILIMAP_FLAG_SEEN: message.flags.insert("\\Seen")
                     case MAILIMAP_FLAG_DRAFT: message.flags.insert("\\Draft")
                     case MAILIMAP_FLAG_KEYWORD:
-                        if let keyword = swiftString(flag.pointee.fl_data.fl_keyword) { keywords.append(keyword) }
+                        if let keyword = CString.string(flag.pointee.fl_data.fl_keyword) { keywords.append(keyword) }
                     case MAILIMAP_FLAG_EXTENSION:
-                        if let name = swiftString(flag.pointee.fl_data.fl_extension) { message.flags.insert("\\" + name) }
+                        if let name = CString.string(flag.pointee.fl_data.fl_extension) { message.flags.insert("\\" + name) }
                     default: break
                     }
                 }
