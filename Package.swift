@@ -1,16 +1,18 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layout: pure logic in TriageCore (no C imports, no clock or environment
-// reads), one thin adapter target per C library, and the `triage` executable,
-// the only place that prints or exits.
+// Layout (ARCHITECTURE.md): pure logic in TriageCore, one thin adapter target per
+// C library, and the `triage` executable, the only place that prints or exits.
+// TriageCore is Swift and Foundation, plus POSIX through Glibc for the store's
+// files (open, fsync, rename, flock), never a third-party C library; it reads no
+// clock and no environment (`now` is passed in).
 let package = Package(
     name: "triage",
     products: [
         .executable(name: "triage", targets: ["triage"]),
         // For the benchmarks in bench/, a separate package that depends on this one by path.
         .library(name: "TriageKit", targets: [
-            "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS", "TriageMaildir", "TriageTLS",
+            "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir", "TriageTLS",
         ]),
     ],
     targets: [
@@ -31,7 +33,7 @@ let package = Package(
         // triage (async-signal-safe, so in C).
         .target(name: "CChildGroup"),
 
-        // Pure logic.
+        // Pure logic: Foundation, and POSIX through Glibc for the store's files only.
         .target(name: "TriageCore"),
 
         // Adapters, one per C library.
@@ -40,25 +42,27 @@ let package = Package(
         // TLS certificate verification with GnuTLS: the one policy IMAP and SMTP share.
         .target(name: "TriageTLS", dependencies: ["CGnuTLS", "CShims"]),
         .target(name: "TriageIMAP", dependencies: ["TriageCore", "TriageMIME", "TriageTLS", "CEtPan"]),
-        .target(name: "TriageSMTP", dependencies: ["TriageCore", "TriageTLS", "CCurl", "CShims"]),
+        // libcurl: SMTP for the digest and HTTP for webhooks; with them `file:`
+        // delivery (no libcurl), so every way a digest leaves lives here.
+        .target(name: "TriageCurl", dependencies: ["TriageCore", "TriageTLS", "CCurl", "CShims"]),
         .target(name: "TriageICS", dependencies: ["TriageCore", "CICal"]),
         // Local Maildir accounts (plain file operations, no C library).
         .target(name: "TriageMaildir", dependencies: ["TriageCore"]),
 
         // The command-line tool.
         .executableTarget(name: "triage", dependencies: [
-            "CChildGroup", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS", "TriageMaildir",
+            "CChildGroup", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",
         ]),
 
         // Tests find their fixtures through #filePath, so no resources are bundled.
         .testTarget(name: "TriageCoreTests", dependencies: ["TriageCore"], exclude: ["RuleCases", "Golden"]),
         .testTarget(name: "TriageMIMETests", dependencies: ["TriageMIME", "TriageCore"], exclude: ["Fixtures"]),
         .testTarget(name: "TriageAdapterTests", dependencies: [
-            "TriageCore", "TriageConfig", "TriageICS", "TriageSMTP", "TriageMaildir",
+            "TriageCore", "TriageConfig", "TriageICS", "TriageIMAP", "TriageCurl", "TriageMaildir",
         ]),
         // Runs the built `triage` binary against real peers (Dovecot, SMTP).
         .testTarget(name: "TriageIntegrationTests", dependencies: [
-            "triage", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageSMTP", "TriageICS", "TriageMaildir",
+            "triage", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",
         ]),
     ]
 )

@@ -95,7 +95,7 @@ public enum ICSExporter {
         guard !parts.isEmpty else { return nil }
         // Lines stay (libical writes them as \n); other controls, which RFC 5545
         // TEXT forbids, become spaces.
-        let text = parts.joined(separator: "\n\n").replacingAll("\r\n", with: "\n")
+        let text = parts.joined(separator: "\n\n").replacing("\r\n", with: "\n")
         return ControlCharacters.replaced(in: text, keepingLineBreaks: true)
     }
 

@@ -1,6 +1,6 @@
 import CCurl
 import TriageCore
-@testable import TriageSMTP
+@testable import TriageCurl
 import XCTest
 
 /// The SMTP adapter's pure parts: step tracking, error wording, redaction.

@@ -1,6 +1,6 @@
 import Foundation
 import TriageCore
-import TriageSMTP
+import TriageCurl
 import XCTest
 
 /// SMTPSender against the real aiosmtpd server on loopback.

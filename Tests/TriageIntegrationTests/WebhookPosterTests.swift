@@ -1,5 +1,5 @@
 import Foundation
-import TriageSMTP
+import TriageCurl
 import XCTest
 
 /// WebhookPoster against a loopback HTTP(S) server.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// RFC 2047 encoded-words (`=?UTF-8?Q?...?=`) for non-ASCII header text.
 ///
 /// The encoder splits after a space where it can, else on character boundaries
@@ -101,7 +103,7 @@ public enum RFC2047 {
         var payload = ""
         switch encoding {
         case .b:
-            payload = Base64.encode(bytes)
+            payload = Data(bytes).base64EncodedString()  // one line: a word is never folded inside
         case .q:
             var out: [UInt8] = []
             for byte in bytes {
@@ -179,7 +181,7 @@ public enum RFC2047 {
         var bytes: [UInt8]
         switch parts[1].uppercased() {
         case "B":
-            guard let decoded = Base64.decode(String(decoding: text, as: UTF8.self)) else { return nil }
+            guard let decoded = base64(text) else { return nil }
             bytes = decoded
         case "Q":
             bytes = []
@@ -206,5 +208,16 @@ public enum RFC2047 {
             return nil
         }
         return (decoded, i + 2)
+    }
+
+    /// The bytes of a B word's text. Some senders leave the padding out, so it is
+    /// restored, and white space is skipped; any other character outside the
+    /// alphabet makes the word undecodable, and it is then kept as it is.
+    private static func base64(_ text: [UInt8]) -> [UInt8]? {
+        var chars = text.filter { $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: " ") }
+        if !chars.contains(UInt8(ascii: "=")) {
+            chars += Array(repeating: UInt8(ascii: "="), count: (4 - chars.count % 4) % 4)
+        }
+        return Data(base64Encoded: Data(chars)).map { Array($0) }
     }
 }

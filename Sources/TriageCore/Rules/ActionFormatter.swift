@@ -63,7 +63,7 @@ public enum ActionFormatter {
     }
 
     private static func quote(_ text: String) -> String {
-        "\"" + text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
+        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }
 
     private static func number(_ value: Double) -> String {

@@ -373,7 +373,7 @@ public struct RuleParser {
         case .list:
             guard !lower.isEmpty else { error(token.span, "list: needs a List-Id, as in list:dev.lists.example"); return .invalid }
             // Gmail accepts list:info@example.test for the List-Id info.example.test.
-            return term(.list(lower.replacingAll("@", with: ".")))
+            return term(.list(lower.replacing("@", with: ".")))
         case .label:
             guard !lower.isEmpty else { error(token.span, "label: needs a label name"); return .invalid }
             return term(.label(LabelName.normalize(LabelCodec.stored(raw))))

@@ -1,6 +1,6 @@
 import Foundation
 import TriageCore
-import TriageSMTP
+import TriageCurl
 
 /// The digest as the commands use it: the dispatcher over the configured store,
 /// with the delivery built from `[digest]` (the password read only when a

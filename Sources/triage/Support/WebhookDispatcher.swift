@@ -1,6 +1,6 @@
 import Foundation
 import TriageCore
-import TriageSMTP
+import TriageCurl
 
 /// Posts the pending `webhook` deliveries after the mail actions are done, within
 /// the run's webhook budget (`WebhookRound` decides; this does the POSTs). A

@@ -1,5 +1,5 @@
 import Foundation
-import TriageSMTP
+import TriageCurl
 import XCTest
 
 /// The TLS table of docs/RELIABILITY.md, for IMAP and SMTP alike on the same

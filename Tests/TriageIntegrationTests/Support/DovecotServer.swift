@@ -1,5 +1,6 @@
 import Foundation
 import TriageCore
+import TriageIMAP
 import XCTest
 
 /// One throw-away Dovecot for the whole test run (Tests/Servers/dovecot.sh),

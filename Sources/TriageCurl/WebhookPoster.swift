@@ -85,11 +85,12 @@ public struct WebhookPoster: Sendable {
         if let schemeEnd = url.firstRange(of: "://") {
             let afterScheme = String(url[schemeEnd.upperBound...])
             let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-            if let at = authority.lastIndex(of: "@") {
-                out = out.replacingAll(String(authority[..<at]), with: "***")
+            // (An empty user part is skipped: replacing "" would insert *** everywhere.)
+            if let at = authority.lastIndex(of: "@"), at > authority.startIndex {
+                out = out.replacing(String(authority[..<at]), with: "***")
             }
             let rest = String(afterScheme.dropFirst(authority.count))
-            if rest.count > 1 { out = out.replacingAll(rest, with: "/…") }
+            if rest.count > 1 { out = out.replacing(rest, with: "/…") }
         }
         return out
     }

@@ -1,4 +1,4 @@
-import TriageCore
+import TriageIMAP
 import XCTest
 
 final class ModifiedUTF7Tests: XCTestCase {

@@ -162,7 +162,7 @@ public struct SMTPSender: MailDelivery {
         }
         if let secret, !secret.isEmpty {
             // Belt and braces: a server could echo anything back.
-            message = message.replacingAll(secret, with: "***")
+            message = message.replacing(secret, with: "***")
         }
         return MailDeliveryError(step: step, server: server, message: message)
     }
