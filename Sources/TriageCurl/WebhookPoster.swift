@@ -80,7 +80,7 @@ public struct WebhookPoster: Sendable {
     }
 
     /// libcurl's message with anything of the URL beyond its origin removed.
-    private static func redacting(_ text: String, url: String) -> String {
+    static func redacting(_ text: String, url: String) -> String {
         var out = text
         if let schemeEnd = url.firstRange(of: "://") {
             let afterScheme = String(url[schemeEnd.upperBound...])

@@ -101,4 +101,13 @@ final class SMTPAdapterTests: XCTestCase {
                        "https://hooks.example.test:8443")
         XCTAssertEqual(WebhookPoster.origin(of: "nonsense"), "(not a URL)")
     }
+
+    func testWebhookErrorsHideTheUserPartAndPath() {
+        let url = "https://user:tok@hooks.example.test/services/T0/secret"
+        XCTAssertEqual(WebhookPoster.redacting("could not reach \(url)", url: url),
+                       "could not reach https://***@hooks.example.test/…")
+        // An empty user part hides nothing, and must not put *** between every character.
+        XCTAssertEqual(WebhookPoster.redacting("no route to host", url: "http://@hooks.example.test/"),
+                       "no route to host")
+    }
 }
