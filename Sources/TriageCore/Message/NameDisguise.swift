@@ -14,7 +14,7 @@ import Foundation
 /// - a hostname: two or more labels joined by dots, each of letters (any script),
 ///   digits and inner `-`, at most 63 characters, whose last label is a known-looking
 ///   top-level domain: two ASCII letters (country-code shaped), one of `genericTLDs`,
-///   an IDNA `xn--` label, or two or more letters of another script (`рф`).
+///   an IDNA `xn--` label, or two or more letters none of which is ASCII (`рф`, `中国`).
 ///
 /// Domains are compared lower-cased, after NFKC (full-width `＠` and `．` are `@`
 /// and `.`), with the ideographic full stops `。` `｡` as dots and `xn--` labels
@@ -137,7 +137,9 @@ public enum NameDisguise {
             guard lower.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else { return false }
             return lower.count == 2 || genericTLDs.contains(lower)
         }
-        return tld.count >= 2 && tld.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || isMark($0) }
+        // A top-level domain of another script (рф, 中国): letters, none of them ASCII,
+        // so a dotted German or French word (Müller.Bäckerei) is no domain.
+        return tld.count >= 2 && tld.unicodeScalars.allSatisfy { !$0.isASCII && ($0.properties.isAlphabetic || isMark($0)) }
     }
 
     private static func isLabelScalar(_ s: Unicode.Scalar) -> Bool {

@@ -49,6 +49,8 @@ enum Punycode {
             output.insert(scalar.value, at: i)
             i += 1
         }
+        // An ACE label stands for some non-ASCII; `xn--a-` is no IDN label.
+        guard output.contains(where: { $0 >= 0x80 }) else { return nil }
         var text = ""
         for value in output {
             guard let scalar = Unicode.Scalar(value) else { return nil }
