@@ -109,7 +109,8 @@ public enum NameDisguise {
         var lower = range.lowerBound, upper = range.upperBound
         while lower < upper, isTrimmed(scalars[lower]) { lower = scalars.index(after: lower) }
         while lower < upper, isTrimmed(scalars[scalars.index(before: upper)]) { upper = scalars.index(before: upper) }
-        guard lower < upper else { return nil }
+        guard lower < upper,
+              scalars[lower..<upper].contains(where: { $0 == "." || $0 == "@" || mayReadAsDotOrAt($0) }) else { return nil }
         var text = String(scalars[lower..<upper])
         if text.utf8.contains(where: { $0 >= 0x80 }) {
             // Full-width forms and ideographic dots read as '@' and '.'.
@@ -161,6 +162,15 @@ public enum NameDisguise {
     /// The IDNA label separators besides '.' (UTS 46): ideographic, full-width and half-width full stops.
     private static func isDot(_ s: Unicode.Scalar) -> Bool {
         s.value == 0x3002 || s.value == 0xFF0E || s.value == 0xFF61
+    }
+
+    /// Scalars NFKC turns into '.' or '@' (small and full-width forms, the one-dot
+    /// leader), and the ideographic full stops: checked before normalising a part.
+    private static func mayReadAsDotOrAt(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x2024, 0x3002, 0xFE52, 0xFE6B, 0xFF0E, 0xFF20, 0xFF61: return true
+        default: return false
+        }
     }
 
     private static func isSeparator(_ s: Unicode.Scalar) -> Bool {
