@@ -9,9 +9,11 @@ import Glibc
 /// The header block is read by libetpan as raw name/value fields
 /// (`mailimf_optional_fields_parse`); each field triage needs is then parsed
 /// with libetpan's grammar for it (address lists, date-time, msg-id lists).
-/// When a header occurs more than once the first one wins (as in Python's
-/// `email`), except `Delivered-To`, which collects every occurrence. A value
-/// the grammar refuses is recovered as well as possible rather than dropped.
+/// When a header occurs more than once the first one wins (as `msg[name]` in
+/// Python's `email`), except `To`, `Cc`, `Bcc` and `Delivered-To`, whose every
+/// occurrence is read, in order: RFC 5322 allows one of each, but mail from real
+/// MTAs and lists has several, and mail clients show them all. A value the grammar
+/// refuses is recovered as well as possible rather than dropped.
 struct HeaderReader {
     /// One bit per entry of `names`: whether that header was already read.
     private var seen: UInt32 = 0
@@ -58,11 +60,11 @@ struct HeaderReader {
         case "from":
             if first(name) { message.from = AddressReader.parse(value) }
         case "to":
-            if first(name) { message.to = AddressReader.parse(value) }
+            message.to += AddressReader.parse(value)
         case "cc":
-            if first(name) { message.cc = AddressReader.parse(value) }
+            message.cc += AddressReader.parse(value)
         case "bcc":
-            if first(name) { message.bcc = AddressReader.parse(value) }
+            message.bcc += AddressReader.parse(value)
         case "reply-to":
             if first(name) { message.replyTo = AddressReader.parse(value) }
         case "subject":

@@ -7,7 +7,10 @@ Usage: parse_email.py FILE...
 Prints one JSON object per file, one line each, in the order given:
   subject, date, message_id   the decoded header values as Python prints them
   from, to, cc, bcc, reply_to the addresses ({name, address}; groups flattened,
-                              name "" when there is none)
+                              name "" when there is none): msg[name], so
+                              only the first of repeated fields
+  to_all, cc_all, bcc_all     the same over every To, Cc or Bcc field, in order
+                              (msg.get_all(name)), as mail clients read them
   date_instant                {epoch, offset} of the Date header, or null
   headers                     every header name, in order
   content_type, text, html    the top-level type and both bodies
@@ -23,6 +26,11 @@ import sys
 def addresses(msg, name):
     header = msg.get(name)
     return [{"name": a.display_name, "address": a.addr_spec} for a in header.addresses] if header else []
+
+
+def all_addresses(msg, name):
+    return [{"name": a.display_name, "address": a.addr_spec}
+            for header in msg.get_all(name, []) for a in header.addresses]
 
 
 def date_instant(msg):
@@ -64,6 +72,9 @@ def describe(msg):
         "cc": addresses(msg, "cc"),
         "bcc": addresses(msg, "bcc"),
         "reply_to": addresses(msg, "reply-to"),
+        "to_all": all_addresses(msg, "to"),
+        "cc_all": all_addresses(msg, "cc"),
+        "bcc_all": all_addresses(msg, "bcc"),
         "date": str(msg["date"]) if msg["date"] else None,
         "date_instant": date_instant(msg),
         "message_id": str(msg["message-id"]) if msg["message-id"] else None,

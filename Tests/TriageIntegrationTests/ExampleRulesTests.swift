@@ -51,6 +51,26 @@ final class ExampleRulesTests: XCTestCase {
         return try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
     }
 
+    /// The phishing message: its From name shows the bank's address, the
+    /// address is elsewhere. The demo's "receipts to reconcile" (`from:bank.example`)
+    /// does not take it; the shipped "name shows another sender" sends it to the digest.
+    func testAPhishingReceiptIsNotReconciledButFlaggedInTheDigest() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phish-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let phish = folder.appendingPathComponent("phish.eml")
+        try Data(("From: \"statements@bank.example\" <secure-9@evil.example>\r\nTo: me@example.test\r\n"
+                  + "Subject: Your receipt is ready\r\nMessage-ID: <phish.1@evil.example>\r\n\r\nLog in to see it.\r\n").utf8)
+            .write(to: phish)
+        let result = try TriageProcess.run(["test", "--json", "--now", "2026-11-30T12:00:00-06:00",
+                                            "--config", Self.root + "/Examples/demo/triage.conf", phish.path])
+        XCTAssertEqual(result.status, 0, result.err)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        let matched = try XCTUnwrap(object["matched"] as? [[String: Any]])
+        XCTAssertEqual(matched.map { $0["rule"] as? String }, ["name shows another sender"])
+        XCTAssertEqual((matched.first?["actions"] as? [[String: Any]])?.compactMap { $0["section"] as? String }, ["Check the sender"])
+    }
+
     func testEachDemoMessageMatchesTheExpectedRules() throws {
         var seen = Set<String>()
         for object in try runTest() {

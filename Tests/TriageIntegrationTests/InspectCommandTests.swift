@@ -69,6 +69,27 @@ final class InspectCommandTests: XCTestCase {
         XCTAssertTrue(directory.err.contains("directory"), directory.err)
     }
 
+    func testEveryToCcAndBccFieldIsShown() throws {
+        // Two To, three Cc and two Bcc fields: each list is the fields' mailboxes in order.
+        let file = Self.fixtures.appendingPathComponent("messages/repeated-address-fields.eml").path
+        let text = try run(["inspect", file])
+        XCTAssertEqual(text.status, 0, text.err)
+        XCTAssertTrue(text.out.contains("  To:           Team <team@example.org>, Bob <bob@example.test>, carol@example.test\n"), text.out)
+        XCTAssertTrue(text.out.contains("  Cc:           Ann <ann@example.org>, Me <me@example.test>, Dee <dee@example.org>\n"), text.out)
+        XCTAssertTrue(text.out.contains("  Bcc:          audit@example.org, Records, Office <records@example.org>\n"), text.out)
+        XCTAssertTrue(text.out.contains("  From:         Lists Relay <relay@lists.example>\n"), text.out)
+
+        let json = try run(["inspect", "--json", file])
+        XCTAssertEqual(json.status, 0, json.err)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        func addresses(_ key: String) -> [String] { (object[key] as? [[String: Any]] ?? []).compactMap { $0["address"] as? String } }
+        XCTAssertEqual(addresses("to"), ["team@example.org", "bob@example.test", "carol@example.test"])
+        XCTAssertEqual(addresses("cc"), ["ann@example.org", "me@example.test", "dee@example.org"])
+        XCTAssertEqual(addresses("bcc"), ["audit@example.org", "records@example.org"])
+        XCTAssertEqual(addresses("from"), ["relay@lists.example"])
+        XCTAssertEqual(addresses("reply_to"), ["first-reply@example.org"])
+    }
+
     func testReadableSummary() throws {
         let file = Self.fixtures.appendingPathComponent("messages/mixed-basics.eml").path
         let result = try run(["inspect", file])

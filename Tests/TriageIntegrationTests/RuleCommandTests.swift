@@ -93,6 +93,35 @@ final class RuleCommandTests: XCTestCase {
                                            + #"{"rule":"junk seen","actions":[{"type":"mark","state":"read"}]}]}"# + "\n"), result.out)
     }
 
+    func testCcMeSeesTheSecondCcField() throws {
+        // The fixture's first Cc names Ann; me@example.test is in the second Cc field.
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("TriageMIMETests/Fixtures/messages/repeated-address-fields.eml")
+        try write("Rules/a.rules", "rule \"cc\" when cc:me -to:me then label \"no push\"\nrule \"to bob\" when to:bob then flag\n")
+        let result = try run(["test", "--config", "triage.conf", fixture.path])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.contains("  rule \"cc\" (Rules/a.rules:1) matched on cc:me, -to:me\n    label \"no push\"\n"), result.out)
+        XCTAssertTrue(result.out.contains("  rule \"to bob\" (Rules/a.rules:2) matched on to:bob\n"), result.out)
+    }
+
+    func testTestCommandWarnsAboutAFromNameThatShowsAnotherDomain() throws {
+        try write("Rules/a.rules", """
+        rule "receipts" when from:bank.example then queue rec
+        rule "warn" when is:impersonating then digest "Suspicious"
+
+        """)
+        try write("m.eml", "From: \"statements@bank.example\" <secure-9@evil.example>\r\nSubject: Statement\r\n\r\nhi\r\n")
+        let result = try run(["test", "--config", "triage.conf", "m.eml"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.out, """
+            m.eml
+              warning: the sender's name "statements@bank.example" shows bank.example, but the address is secure-9@evil.example (is:impersonating)
+              rule "warn" (Rules/a.rules:2) matched on is:impersonating
+                digest "Suspicious"
+
+            """)
+    }
+
     func testCheckReportsConfigurationProblemsAndAnEmptyFolder() throws {
         try write("bad.conf", "[triage]\ncolour = blue\n")
         let bad = try run(["check", "--config", "bad.conf"])

@@ -51,6 +51,28 @@ final class MessageParserTests: XCTestCase {
         XCTAssertEqual(m.references, ["a@x", "b@x", "c@x"])
     }
 
+    /// RFC 5322 allows one To, Cc and Bcc field, but lists and MTAs write several and
+    /// mail clients show every one: all are read, in header order, so `cc:me` sees the
+    /// second Cc. From and Reply-To stay the first field's (as Python's `msg[name]`).
+    func testEveryToCcAndBccFieldIsReadInOrder() throws {
+        let m = MessageParser.parse(try Fixture.bytes("messages/repeated-address-fields.eml"))
+        XCTAssertEqual(m.to, [Address(name: "Team", address: "team@example.org"),
+                              Address(name: "Bob", address: "bob@example.test"),
+                              Address(address: "carol@example.test")])
+        XCTAssertEqual(m.cc, [Address(name: "Ann", address: "ann@example.org"),
+                              Address(name: "Me", address: "me@example.test"),
+                              Address(name: "Dee", address: "dee@example.org")])
+        XCTAssertEqual(m.bcc, [Address(address: "audit@example.org"),
+                               Address(name: "Records, Office", address: "records@example.org")])
+        XCTAssertEqual(m.from, [Address(name: "Lists Relay", address: "relay@lists.example")])
+        XCTAssertEqual(m.replyTo, [Address(address: "first-reply@example.org")])
+        XCTAssertEqual(m.subject, "Several To, Cc and Bcc fields")
+        // A header-only parse (IMAP BODY.PEEK[HEADER], what `triage run` reads) agrees.
+        let header = MessageParser.parseHeader(try Fixture.bytes("messages/repeated-address-fields.eml"))
+        XCTAssertEqual(header.cc, m.cc)
+        XCTAssertEqual(header.to, m.to)
+    }
+
     func testListIdWithoutBracketsIsTakenWhole() {
         XCTAssertEqual(parse("List-Id: plain.list.example\r\n\r\n").listID, "plain.list.example")
     }

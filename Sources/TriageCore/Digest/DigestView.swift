@@ -12,7 +12,8 @@ public struct DigestView: Sendable, Hashable {
         public var status: String?
         /// Whether it is overdue (shown more prominently).
         public var overdue: Bool
-        /// Reminder details: when, where, the note.
+        /// Reminder details: when, where, the note; for any item, a warning when the
+        /// sender's name shows another domain than its address.
         public var details: [String]
         /// The sender's display name, if the message had one.
         public var senderName: String?
@@ -77,6 +78,13 @@ public struct DigestView: Sendable, Hashable {
             return (name.isEmpty ? nil : name, address, DigestFormat.messageDate(m.date, in: timeZone, digestDay: plan.day),
                     snippet.isEmpty ? nil : snippet)
         }
+        // A From name that shows another domain than the address (`is:impersonating`)
+        // is said plainly: the receipt to reconcile may be phishing.
+        func disguise(_ m: MessageSummary?) -> [String] {
+            guard let from = m?.from, let shown = from.impersonatedDomain else { return [] }
+            return ["warning: the sender's name shows \(DigestFormat.oneLine(shown)), but the address is "
+                    + DigestFormat.oneLine(from.address)]
+        }
         func subjectLine(_ m: MessageSummary) -> String {
             let s = DigestFormat.oneLine(m.subject ?? "")
             return s.isEmpty ? "(no subject)" : s
@@ -92,6 +100,7 @@ public struct DigestView: Sendable, Hashable {
                 if item.overdueDays > 0 || r.at != nil { details.append(when) }
                 if let place = r.place { details.append(DigestFormat.place(place)) }
                 if let note = r.note.map({ DigestFormat.oneLine($0) }), !note.isEmpty { details.append("note: " + note) }
+                details += disguise(r.message)
                 let m = message(r.message)
                 let short = ids.reminders.short(r.id)
                 let title = DigestFormat.oneLine(r.title)
@@ -108,14 +117,14 @@ public struct DigestView: Sendable, Hashable {
                 let m = message(e.message)
                 let short = ids.queue.short(e.id)
                 return Item(title: subjectLine(e.message), status: DigestFormat.age(overdueDays: item.overdueDays),
-                            overdue: item.overdueDays > 0, details: [], senderName: m.name, senderAddress: m.address, date: m.date, subject: nil,
+                            overdue: item.overdueDays > 0, details: disguise(e.message), senderName: m.name, senderAddress: m.address, date: m.date, subject: nil,
                             snippet: m.snippet, shortID: short, command: "triage queue done \(short)")
             }))
         }
         for section in plan.sections where !section.entries.isEmpty {
             sections.append(Section(heading: section.name, items: section.entries.map { e in
                 let m = message(e.message)
-                return Item(title: subjectLine(e.message), status: nil, overdue: false, details: [], senderName: m.name, senderAddress: m.address,
+                return Item(title: subjectLine(e.message), status: nil, overdue: false, details: disguise(e.message), senderName: m.name, senderAddress: m.address,
                             date: m.date, subject: nil, snippet: m.snippet, shortID: ids.digest.short(e.id), command: nil)
             }))
         }

@@ -25,6 +25,11 @@ public struct Address: Hashable, Sendable, Codable {
         return address[address.index(after: at)...].lowercased()
     }
 
+    /// The domain the display name shows when it is neither this address's domain nor
+    /// a parent or subdomain of it (`bank.example` for `"statements@bank.example"
+    /// <x@evil.example>`), else nil: the name impersonates another sender. See `NameDisguise`.
+    public var impersonatedDomain: String? { NameDisguise.foreignDomain(name: name, address: address) }
+
     /// `Name <address>` when there is a name, else the bare address.
     public var displayString: String {
         if let name, !name.isEmpty { return "\(name) <\(address)>" }

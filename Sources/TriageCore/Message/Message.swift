@@ -7,11 +7,11 @@
 public struct Message: Hashable, Sendable {
     /// `From:` mailboxes.
     public var from: [Address] = []
-    /// `To:` mailboxes, groups flattened.
+    /// `To:` mailboxes, groups flattened; of every `To:` field, in order (as for `cc`, `bcc`).
     public var to: [Address] = []
-    /// `Cc:` mailboxes.
+    /// `Cc:` mailboxes, of every `Cc:` field.
     public var cc: [Address] = []
-    /// `Bcc:` mailboxes.
+    /// `Bcc:` mailboxes, of every `Bcc:` field.
     public var bcc: [Address] = []
     /// `Reply-To:` mailboxes.
     public var replyTo: [Address] = []

@@ -29,6 +29,7 @@ enum CompiledTerm: Sendable {
     case isRead
     case isStarred
     case isImportant
+    case isImpersonating
     /// A header (index into `CompiledRules.headerNames`) with these words.
     case header(Int32, Phrase)
     case headerGlob(Int32, Int32)
@@ -60,7 +61,8 @@ enum CompiledTerm: Sendable {
         case .addressDomainOrWords(let f, let id, let words):
             for i in ix.addresses.indices where ix.addresses[i].field & f != 0 {
                 let a = ix.addresses[i]
-                if ix.contains(a.domains, id) || ix.contains(a.name, phrase: words, pool: pool)
+                // A name's own address or domain look-alikes never count (see `NameDisguise`).
+                if ix.contains(a.domains, id) || ix.contains(a.plainName, phrase: words, pool: pool)
                     || ix.contains(a.local, phrase: words, pool: pool) { return true }
             }
             return false
@@ -111,6 +113,7 @@ enum CompiledTerm: Sendable {
         case .isRead: return ix.isSeen
         case .isStarred: return ix.isFlagged
         case .isImportant: return ix.important
+        case .isImpersonating: return ix.impersonating
         case .header(let name, let words):
             for h in ix.headers where h.name == name && ix.contains(h.words, phrase: words, pool: pool) { return true }
             return false

@@ -19,6 +19,10 @@ public struct MessageIndex: Sendable {
         var isMe: Bool
         /// Words of the display name.
         var name: Span
+        /// Words of the display name outside the parts that show an address or a
+        /// domain (`NameDisguise`), with a -1 where each such part was, so no phrase
+        /// spans one: what a dotted value such as `from:john.smith` may match.
+        var plainName: Span
         /// Words of the whole address (local part first).
         var words: Span
         /// Words of the local part only (a prefix of `words`).
@@ -53,6 +57,8 @@ public struct MessageIndex: Sendable {
     var addressTexts: [String] = []
     /// The `AddressField` bits of headers that hold one of the identities.
     var meFields: UInt8 = 0
+    /// Whether a From display name shows another domain than its address (`is:impersonating`).
+    var impersonating = false
     var subject = Span()
     var snippet = Span()
     var lists = Span()
@@ -214,11 +220,33 @@ public struct MessageIndex: Sendable {
         let rest = at.map { addLoweredWords(($0 + 1)..<count, &builder) } ?? Span(start: local.end, end: local.end)
         let words = Span(start: local.start, end: rest.end)
         var nameSpan = Span(start: Int32(ids.count), end: Int32(ids.count))
-        if let name { nameSpan = addWords(name, &builder) }
+        var plainName = nameSpan
+        if let name {
+            nameSpan = addWords(name, &builder)
+            plainName = nameSpan
+            let shown = NameDisguise.shown(in: name)
+            if !shown.isEmpty {
+                plainName = addWords(name, outside: shown, &builder)
+                if field == AddressField.from, NameDisguise.foreignDomain(shown, address: address) != nil { impersonating = true }
+            }
+        }
         let isMe = addressID >= 0 && builder.identityIDs.contains(addressID)
         if isMe { meFields |= field }
-        addresses.append(AddressEntry(field: field, addressID: addressID, isMe: isMe, name: nameSpan, words: words,
-                                      local: local, domains: domains))
+        addresses.append(AddressEntry(field: field, addressID: addressID, isMe: isMe, name: nameSpan, plainName: plainName,
+                                      words: words, local: local, domains: domains))
+    }
+
+    /// Words of `name` outside the `shown` parts, with a -1 in place of each part.
+    private mutating func addWords(_ name: String, outside shown: [NameDisguise.Shown], _ builder: inout Builder) -> Span {
+        let start = Int32(ids.count)
+        var rest = name.startIndex
+        for part in shown {
+            _ = addWords(name[rest..<part.range.lowerBound], &builder)
+            add(-1, "", builder.keepText)
+            rest = part.range.upperBound
+        }
+        _ = addWords(name[rest...], &builder)
+        return Span(start: start, end: Int32(ids.count))
     }
 
     // MARK: - Facts as planned so far

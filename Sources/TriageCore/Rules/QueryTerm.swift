@@ -40,6 +40,9 @@ public enum QueryPredicate: Hashable, Sendable {
     case isStarred
     /// `is:important`: Gmail's `\Important` label (X-GM-LABELS).
     case isImportant
+    /// `is:impersonating`: a From display name shows an address or domain other
+    /// than its address's (`NameDisguise`).
+    case isImpersonating
     /// `header:NAME:VALUE`: a header field named NAME (lower-cased) whose value has
     /// these words or matches this pattern; nil pattern: any value (`*`).
     case header(String, TextPattern?)
@@ -77,7 +80,8 @@ public enum AddressPattern: Hashable, Sendable {
     case domain(String)
     /// A whole address, compared case-insensitively.
     case address(String)
-    /// `bank.example` or `john.smith`: the domain (or a subdomain), or these words in the name or local part.
+    /// `bank.example` or `john.smith`: the domain (or a subdomain), or these words in the local part or in
+    /// the name outside what in it looks like an address or a domain (`NameDisguise`).
     case domainOrWords(String, [String])
     /// Whole words of the display name or the address (`john` matches `john.smith@x.test`).
     case words([String])

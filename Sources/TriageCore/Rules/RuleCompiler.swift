@@ -86,6 +86,7 @@ public enum RuleCompiler {
         case .isRead: return .isRead
         case .isStarred: return .isStarred
         case .isImportant: return .isImportant
+        case .isImpersonating: return .isImpersonating
         case .header(let name, let pattern):
             let slot = headerSlot(name, &headerNames)
             switch pattern {

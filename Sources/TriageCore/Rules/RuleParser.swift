@@ -392,10 +392,11 @@ public struct RuleParser {
             case "read": return term(.isRead)
             case "starred": return term(.isStarred)
             case "important": return term(.isImportant)
+            case "impersonating": return term(.isImpersonating)
             default:
-                let known = ["unread", "read", "starred", "important"]
+                let known = ["unread", "read", "starred", "important", "impersonating"]
                 let hint = Suggestion.closest(to: lower, in: known).map { "did you mean 'is:\($0)'?" }
-                    ?? "use is:unread, is:read, is:starred or is:important"
+                    ?? "use is:unread, is:read, is:starred, is:important or is:impersonating"
                 error(token.span, "unknown value '\(raw)' for is:; \(hint)")
                 return .invalid
             }

@@ -18,6 +18,11 @@ public enum RuleTestReport {
         var out = file
         if let id = message.messageID { out += " <\(id)>" }
         out += "\n"
+        for from in message.from {
+            guard let name = from.name, let shown = from.impersonatedDomain else { continue }
+            out += "  warning: the sender's name \"\(ControlCharacters.replaced(in: name))\" shows \(ControlCharacters.replaced(in: shown)), "
+                + "but the address is \(ControlCharacters.replaced(in: from.address)) (is:impersonating)\n"
+        }
         if evaluation.matches.isEmpty { out += "  no rule matched\n" }
         for match in evaluation.matches {
             out += "  rule \"\(match.rule)\" (\(match.path):\(match.line)) matched"

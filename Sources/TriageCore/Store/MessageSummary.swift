@@ -44,10 +44,12 @@ public struct MessageSummary: Hashable, Sendable, Decodable {
                   mailbox: message.server.mailbox, uid: message.server.uid, snippet: message.snippet)
     }
 
-    /// The sender for a list column: the display name, else the address.
+    /// The sender for a list column: the display name, else the address; the address
+    /// also when the name shows another domain (`Address.impersonatedDomain`), so a
+    /// name such as "statements@bank.example" never stands for the sender.
     public var senderLabel: String {
         guard let from else { return "" }
-        if let name = from.name, !name.isEmpty { return name }
+        if let name = from.name, !name.isEmpty, from.impersonatedDomain == nil { return name }
         return from.address
     }
 

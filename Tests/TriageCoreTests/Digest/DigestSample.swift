@@ -24,7 +24,7 @@ enum DigestSample {
 
     static let queue: [QueueEntry] = [
         F.queueEntry(F.id("3f2a"), due: F.day(2026, 11, 29), subject: "Your order #113-4432178-0912 has shipped",
-                     from: "Amazon.com", "shipment-tracking@amazon.example.test", date: "2026-11-27T14:05:00-06:00",
+                     from: "Amazon", "shipment-tracking@amazon.example.test", date: "2026-11-27T14:05:00-06:00",
                      snippet: "Your package is on its way and arrives Tuesday, December 1. Order total: $47.12 charged to Visa ending in 4242."),
         F.queueEntry(F.id("7a90"), due: day, subject: "Your receipt from Blue Bottle Coffee",
                      from: "Square", "receipts@squareup.example.test", date: "2026-11-29T09:12:00-06:00",
