@@ -24,6 +24,8 @@ dir=$2
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=test-ca.sh
 . "$here/test-ca.sh"
+# shellcheck source=daemon.sh
+. "$here/daemon.sh"
 mail_uid=65534
 mail_gid=65534
 
@@ -71,10 +73,7 @@ inner() { # ROOT IMAP IMAPS
 }
 
 start() {
-  if [ -f "$dir/imap.pid" ] && kill -0 "$(cat "$dir/imap.pid")" 2>/dev/null; then
-    echo "courier.sh: already running in $dir" >&2; exit 0
-  fi
-  local root
+  already_running "$dir/imap.pid"
   root=$("$here/unpacked.sh" courier)
   mkdir -p "$dir/home" "$dir/etc-upper/courier" "$dir/etc-work"
   dir=$(cd "$dir" && pwd)
@@ -96,35 +95,16 @@ start() {
     chown -R "$mail_uid:$mail_gid" "$dir/home"
     chmod -R go-rwx "$dir/home"
   fi
-  local attempt imap imaps i
-  for attempt in 1 2 3 4 5; do
-    imap=$(pick_port); imaps=$(pick_port)
-    [ "$imap" != "$imaps" ] || continue
-    unshare -m /bin/bash "$here/courier.sh" inner "$dir" "$root" "$imap" "$imaps" </dev/null >>"$dir/courier.log" 2>&1 || true
-    for i in $(seq 1 100); do
-      if ! port_free "$imap" && ! port_free "$imaps"; then
-        printf 'imap=%s\nimaps=%s\n' "$imap" "$imaps" >"$dir/ports"
-        return 0
-      fi
-      sleep 0.05
-    done
-    stop
-  done
-  echo "courier.sh: Courier did not start; see $dir/courier.log" >&2
-  tail -5 "$dir/courier.log" >&2 || true
-  exit 75
+  serve Courier courier.log launch true imap imaps
+}
+
+launch() { # IMAP IMAPS
+  unshare -m /bin/bash "$here/courier.sh" inner "$dir" "$root" "$1" "$2" </dev/null >>"$dir/courier.log" 2>&1 || true
 }
 
 stop() {
-  local name pid i
-  for name in imap imaps authdaemond; do
-    [ -f "$dir/$name.pid" ] || continue
-    pid=$(cat "$dir/$name.pid")
-    kill -TERM "$pid" 2>/dev/null || true
-    for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-    kill -KILL "$pid" 2>/dev/null || true
-    rm -f "$dir/$name.pid"
-  done
+  local name
+  for name in imap imaps authdaemond; do stop_pidfile "$dir/$name.pid"; done
 }
 
 case "$cmd" in
