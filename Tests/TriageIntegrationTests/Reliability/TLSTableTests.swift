@@ -19,7 +19,7 @@ import XCTest
 /// file bound over /etc/hosts, so the machine's own resolution is never touched.
 final class TLSTableTests: XCTestCase {
     private var dovecot: DovecotServer!
-    private var dir = ""
+    private var folder: TestFolder!
 
     /// One case of the table: the host triage is told, and what must happen.
     private struct Case {
@@ -76,41 +76,30 @@ final class TLSTableTests: XCTestCase {
 
     override func setUpWithError() throws {
         dovecot = try DovecotServer.shared()
-        dir = NSTemporaryDirectory() + "triage-tls-table-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
-        try "rule \"r\" when from:nobody.test then flag\n".write(toFile: dir + "/rules/r.rules", atomically: true, encoding: .utf8)
-        try Self.hosts.write(toFile: dir + "/hosts", atomically: true, encoding: .utf8)
+        folder = try TestFolder("tls-table", rules: "rule \"r\" when from:nobody.test then flag\n")
+        try Self.hosts.write(toFile: folder.dir + "/hosts", atomically: true, encoding: .utf8)
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
+        folder?.remove()
     }
 
-    /// Runs `triage ARGS` in its own mount namespace with the cases' hosts file.
+    /// Runs `triage ARGS --config CONFIG` in its own mount namespace with the cases' hosts file.
     private func triage(_ args: [String], environment: [String: String] = [:]) throws -> TriageProcess.Result {
         try TriageProcess.run(["--mount", "/bin/sh", "-c", "mount --bind \"$0\" /etc/hosts && exec \"$@\"",
-                               dir + "/hosts", TriageProcess.binary.path] + args,
+                               folder.dir + "/hosts", TriageProcess.binary.path] + args + ["--config", folder.config],
                               environment: environment, executable: URL(fileURLWithPath: "/usr/bin/unshare"))
     }
 
     private func checkIMAP(_ item: Case, scheme: String, user: String) throws {
         let label = "IMAP \(scheme) \(item.name)"
         let port = scheme == "imaps" ? dovecot.imapsPort : dovecot.imapPort
-        try """
-        [triage]
-        rules = rules
-        store = store
-
-        [account table]
-        url = \(scheme)://\(item.host):\(port)
-        user = \(user)
-        password = \(DovecotServer.password)
-        ca_file = \(dovecot.caFile)
-        timeout = 5
-        """.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
-        chmod(dir + "/triage.conf", 0o600)
+        try folder.writeConfig([.triage(me: nil, timezone: nil), ConfigSection("account table", [
+            "url": "\(scheme)://\(item.host):\(port)", "user": user, "password": DovecotServer.password,
+            "ca_file": dovecot.caFile, "timeout": "5",
+        ])])
         let logBefore = dovecot.log().utf8.count
-        let run = try triage(["run", "--verbose", "--config", dir + "/triage.conf"], environment: ["TRIAGE_TRACE": "1"])
+        let run = try triage(["run", "--verbose"], environment: ["TRIAGE_TRACE": "1"])
         let serverLog = String(decoding: dovecot.log().utf8.dropFirst(logBefore), as: UTF8.self)
         print("tls table \(label): exit \(run.status): \(run.err.split(separator: "\n").last ?? "")")
         let loginSent = run.err.contains("LOGIN \(user) ***")
@@ -135,22 +124,11 @@ final class TLSTableTests: XCTestCase {
         let listener = "case:\(try XCTUnwrap(Self.smtpCase[address])):\(scheme == "smtps" ? "smtps" : "starttls")"
         let port = smtp.int(listener)
         XCTAssertGreaterThan(port, 0, listener)
-        try """
-        [triage]
-        rules = rules
-        store = store
-        timezone = UTC
-
-        [digest]
-        to = Me <me@example.test>
-        from = triage <triage@example.test>
-        smtp = \(scheme)://\(item.host):\(port)
-        user = \(SMTPTestServer.user)
-        password_command = printf '%s' '\(SMTPTestServer.password)'
-        ca_file = \(dovecot.caFile)
-        send_empty = yes
-        """.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
-        chmod(dir + "/triage.conf", 0o600)
+        try folder.writeConfig([.triage(me: nil), ConfigSection("digest", [
+            "to": "Me <me@example.test>", "from": "triage <triage@example.test>", "smtp": "\(scheme)://\(item.host):\(port)",
+            "user": SMTPTestServer.user, "password_command": "printf '%s' '\(SMTPTestServer.password)'",
+            "ca_file": dovecot.caFile, "send_empty": "yes",
+        ])])
         // Two cases share a listener (by address and by name): count what this run adds.
         let auths = {
             ((try? String(contentsOf: smtp.workDirectory.appendingPathComponent("auth.log"), encoding: .utf8)) ?? "")
@@ -161,7 +139,7 @@ final class TLSTableTests: XCTestCase {
                 .filter { $0.hasSuffix("-\(listener).eml") }.count
         }
         let (authsBefore, mailsBefore) = (auths(), mails())
-        let run = try triage(["digest", "--send", "--force", "--config", dir + "/triage.conf"])
+        let run = try triage(["digest", "--send", "--force"])
         let authSeen = auths() > authsBefore
         print("tls table \(label): exit \(run.status): \(run.err.split(separator: "\n").last ?? "")")
         let received = mails() > mailsBefore

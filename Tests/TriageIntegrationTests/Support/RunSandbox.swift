@@ -82,7 +82,7 @@ final class RunSandbox {
     func writeConfig(host: String = "localhost", port: UInt16? = nil, scheme: String = "imaps",
                      timeout: Int? = nil, digest: Bool = true) throws {
         try folder.writeConfig(url: "\(scheme)://\(host):\(port ?? (scheme == "imaps" ? server.imapsPort : server.imapPort))",
-                               user: user, caFile: server.caFile, accountLines: timeout.map { ["timeout = \($0)"] } ?? [],
+                               user: user, caFile: server.caFile, accountLines: timeout.map { ["timeout": "\($0)"] } ?? [:],
                                digest: digest)
     }
 

@@ -30,39 +30,30 @@ struct TestFolder {
         try? FileManager.default.removeItem(atPath: dir)
     }
 
-    /// Writes `triage.conf`: the account at `url` as `user`, the password by
-    /// `cat PASSWORDFILE`, verified with `caFile`; `mailboxes` when given, then
-    /// `accountLines`; the digest into the outbox when `digest` is set.
+    /// Writes `triage.conf`: `[triage]` and one `[account test]` at `url` as `user`, the
+    /// password by `cat PASSWORDFILE`, verified with `caFile`; `mailboxes` when given,
+    /// then `accountLines`; the digest into the outbox when `digest` is set.
     func writeConfig(url: String, user: String, caFile: String, mailboxes: String? = "INBOX", passwordFile: String = "pw",
-                     accountLines: [String] = [], digest: Bool = false) throws {
-        var text = """
-        [triage]
-        me = me@example.test
-        rules = rules
-        store = store
-        timezone = UTC
-
-        [account test]
-        url = \(url)
-        user = \(user)
-        password_command = cat \(dir)/\(passwordFile)
-        ca_file = \(caFile)
-
-        """
-        if let mailboxes { text += "mailboxes = \(mailboxes)\n" }
-        for line in accountLines { text += line + "\n" }
+                     accountLines: KeyValuePairs<String, String> = [:], digest: Bool = false) throws {
+        var account = ConfigSection("account test", [
+            "url": url, "user": user, "password_command": "cat \(dir)/\(passwordFile)", "ca_file": caFile,
+        ])
+        if let mailboxes { account.lines.append(("mailboxes", mailboxes)) }
+        account.lines += accountLines.map { ($0.key, $0.value) }
+        var sections = [ConfigSection.triage(), account]
         if digest {
-            text += """
-
-            [digest]
-            to = me@example.test
-            from = triage@example.test
-            hour = 0
-            smtp = file:\(outbox)
-
-            """
+            sections.append(ConfigSection("digest", [
+                "to": "me@example.test", "from": "triage@example.test", "hour": "0", "smtp": "file:\(outbox)",
+            ]))
         }
-        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        try writeConfig(sections)
+    }
+
+    /// Writes `triage.conf` from `sections`, private to its owner (0600) as a file
+    /// with a password must be.
+    func writeConfig(_ sections: [ConfigSection]) throws {
+        try sections.map(\.text).joined(separator: "\n").write(toFile: config, atomically: true, encoding: .utf8)
+        chmod(config, 0o600)
     }
 
     /// Runs `triage ARGS --config CONFIG`.
