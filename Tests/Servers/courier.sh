@@ -17,20 +17,14 @@
 # mail in DIR/home/USER/Maildir owned by uid/gid 65534.
 set -euo pipefail
 
-usage() { echo "usage: $0 start|stop DIR" >&2; exit 64; }
-[ $# -ge 2 ] || usage
-cmd=$1
-dir=$2
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=test-ca.sh
-. "$here/test-ca.sh"
 # shellcheck source=daemon.sh
 . "$here/daemon.sh"
 mail_uid=65534
 mail_gid=65534
 
 # Runs inside the new mount namespace: mounts, then starts the daemons in the background.
-inner() { # ROOT IMAP IMAPS
+command_inner() { # ROOT IMAP IMAPS
   local root=$1 imap=$2 imaps=$3
   mount --make-rprivate /
   mount -t overlay overlay -o "lowerdir=$root/usr:/usr" /usr
@@ -45,6 +39,18 @@ inner() { # ROOT IMAP IMAPS
   local i
   for i in $(seq 1 100); do [ -S /run/courier/authdaemon/socket ] && break; sleep 0.05; done
   # The packaged settings, with what the test changes, exported to the listeners.
+  listener "$imap" imap.pid 'TLS_PROTOCOL=$TLS_STARTTLS_PROTOCOL IMAP_STARTTLS=$IMAPDSTARTTLS' \
+    /usr/lib/courier/courier/imaplogin /usr/bin/imapd Maildir
+  listener "$imaps" imaps.pid 'IMAP_TLS=1' \
+    /usr/bin/couriertls -server -tcpd /usr/lib/courier/courier/imaplogin /usr/bin/imapd Maildir
+}
+
+# listener PORT PIDFILE SETTINGS COMMAND...: couriertcpd on 127.0.0.1:PORT in the
+# background, with the packaged settings and the test's certificate exported, and then
+# SETTINGS (assignments, evaluated after the packaged ones, which they may use).
+listener() {
+  local port=$1 pidfile=$2 settings=$3
+  shift 3
   (
     set -a +u
     . /etc/courier/imapd
@@ -52,24 +58,10 @@ inner() { # ROOT IMAP IMAPS
     TLS_CERTFILE=$dir/ssl/server-combined.pem
     TLS_CACHEFILE=""
     TLS_DHPARAMS=""
-    TLS_PROTOCOL=$TLS_STARTTLS_PROTOCOL
-    IMAP_STARTTLS=$IMAPDSTARTTLS
-    exec /usr/sbin/couriertcpd -address=127.0.0.1 -maxprocs=40 -maxperip=40 -nodnslookup -noidentlookup \
-      "$imap" /usr/lib/courier/courier/imaplogin /usr/bin/imapd Maildir
+    eval "$settings"
+    exec /usr/sbin/couriertcpd -address=127.0.0.1 -maxprocs=40 -maxperip=40 -nodnslookup -noidentlookup "$port" "$@"
   ) </dev/null >>"$dir/courier.log" 2>&1 &
-  echo $! >"$dir/imap.pid"
-  (
-    set -a +u
-    . /etc/courier/imapd
-    . /etc/courier/imapd-ssl
-    TLS_CERTFILE=$dir/ssl/server-combined.pem
-    TLS_CACHEFILE=""
-    TLS_DHPARAMS=""
-    IMAP_TLS=1
-    exec /usr/sbin/couriertcpd -address=127.0.0.1 -maxprocs=40 -maxperip=40 -nodnslookup -noidentlookup \
-      "$imaps" /usr/bin/couriertls -server -tcpd /usr/lib/courier/courier/imaplogin /usr/bin/imapd Maildir
-  ) </dev/null >>"$dir/courier.log" 2>&1 &
-  echo $! >"$dir/imaps.pid"
+  echo $! >"$dir/$pidfile"
 }
 
 start() {
@@ -107,9 +99,4 @@ stop() {
   for name in imap imaps authdaemond; do stop_pidfile "$dir/$name.pid"; done
 }
 
-case "$cmd" in
-  start) start ;;
-  stop) stop ;;
-  inner) shift 2; inner "$@" ;;
-  *) usage ;;
-esac
+run_command "$@"

@@ -18,13 +18,7 @@
 # each INBOX is made on first login (autocreate).
 set -euo pipefail
 
-usage() { echo "usage: $0 start|stop DIR" >&2; exit 64; }
-[ $# -ge 2 ] || usage
-cmd=$1
-dir=$2
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=test-ca.sh
-. "$here/test-ca.sh"
 # shellcheck source=daemon.sh
 . "$here/daemon.sh"
 run_user=nobody
@@ -103,8 +97,4 @@ started() { [ -f "$dir/master.pid" ]; }
 
 stop() { stop_pidfile "$dir/master.pid"; }
 
-case "$cmd" in
-  start) start ;;
-  stop) stop ;;
-  *) usage ;;
-esac
+run_command "$@"

@@ -1,6 +1,28 @@
-# Sourced by the server scripts (dovecot.sh, cyrus.sh, courier.sh, mailutils.sh):
-# free ports, starting with retries, stopping. They use the caller's $dir and its
-# `stop` function.
+# Sourced by the server scripts (dovecot.sh, cyrus.sh, courier.sh, mailutils.sh), with
+# their arguments (COMMAND DIR ...): sets $cmd and $dir, brings in the certificates
+# (test-ca.sh), and has what every server needs: free ports, starting with retries,
+# stopping, and running the command (run_command). The script defines `start` and
+# `stop`, and `command_NAME` for any other command (its usage in $extra_usage).
+
+usage() { echo "usage: $0 start|stop DIR${extra_usage:-}" >&2; exit 64; }
+[ $# -ge 2 ] || usage
+cmd=$1
+dir=$2
+# shellcheck source=test-ca.sh
+. "$(dirname "${BASH_SOURCE[0]}")/test-ca.sh"
+
+# run_command COMMAND DIR ARGS...: start, stop, or the script's command_COMMAND ARGS.
+run_command() {
+  case "$cmd" in
+    start) start ;;
+    stop) stop ;;
+    *)
+      declare -F "command_$cmd" >/dev/null || usage
+      shift 2
+      "command_$cmd" "$@"
+      ;;
+  esac
+}
 
 # A free TCP port on 127.0.0.1 (the server may still lose a race for it: callers retry).
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }

@@ -24,13 +24,8 @@
 # mail owned by root). Pool homes are made on first use (by Dovecot or the tests).
 set -euo pipefail
 
-usage() { echo "usage: $0 start|stop DIR | adduser DIR NAME [PASSWORD]" >&2; exit 64; }
-[ $# -ge 2 ] || usage
-cmd=$1
-dir=$2
+extra_usage=" | adduser DIR NAME [PASSWORD]"
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=test-ca.sh
-. "$here/test-ca.sh"
 # shellcheck source=daemon.sh
 . "$here/daemon.sh"
 mail_uid=65534
@@ -183,9 +178,9 @@ started() { [ -f "$dir/run/master.pid" ]; }
 
 stop() { stop_pidfile "$dir/run/master.pid"; }
 
-case "$cmd" in
-  start) start ;;
-  stop) stop ;;
-  adduser) [ $# -ge 3 ] || usage; add_user "$3" "${4:-test-password}" ;;
-  *) usage ;;
-esac
+command_adduser() { # NAME [PASSWORD]
+  [ $# -ge 1 ] || usage
+  add_user "$1" "${2:-test-password}"
+}
+
+run_command "$@"

@@ -14,13 +14,7 @@
 # file in DIR/passwd), mail in DIR/home/USER (Maildir folders, INBOX among them).
 set -euo pipefail
 
-usage() { echo "usage: $0 start|stop DIR" >&2; exit 64; }
-[ $# -ge 2 ] || usage
-cmd=$1
-dir=$2
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=test-ca.sh
-. "$here/test-ca.sh"
 # shellcheck source=daemon.sh
 . "$here/daemon.sh"
 
@@ -83,8 +77,4 @@ alive() { kill -0 "$(cat "$dir/imap4d.pid")" 2>/dev/null || return 2; }
 
 stop() { stop_pidfile "$dir/imap4d.pid"; }
 
-case "$cmd" in
-  start) start ;;
-  stop) stop ;;
-  *) usage ;;
-esac
+run_command "$@"
