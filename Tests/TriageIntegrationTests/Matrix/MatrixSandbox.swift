@@ -7,15 +7,10 @@ import XCTest
 /// `RunSandbox` (every action kind), a `file:` digest outbox and a webhook: the
 /// server-facing scenarios of `ServerMatrix` run against each server through this.
 /// Mail goes on the server over IMAP (APPEND), so the same code serves every server.
-final class MatrixSandbox {
+final class MatrixSandbox: TestFolderOwner {
     let server: any IMAPTestServer
     let user: String
-    /// The configuration, rules, store and outbox.
     let folder: TestFolder
-    var dir: String { folder.dir }
-    var config: String { folder.config }
-    var store: String { folder.store }
-    var outbox: String { folder.outbox }
     /// The folders the rules touch, in rule form.
     static let folders = ["INBOX", "Lists/dev", "Archive"]
 
@@ -28,19 +23,11 @@ final class MatrixSandbox {
         try writeConfig()
     }
 
-    func remove() {
-        folder.remove()
-    }
-
     /// The account over `scheme` (imaps or imap with STARTTLS), verified with `caFile`
     /// (default: the server's test CA).
     func writeConfig(scheme: String = "imaps", caFile: String? = nil) throws {
         try folder.writeConfig(url: "\(scheme)://localhost:\(scheme == "imaps" ? server.imapsPort : server.imapPort)",
                                user: user, caFile: caFile ?? server.caFile, digest: true)
-    }
-
-    func triage(_ args: [String], environment: [String: String] = [:]) throws -> TriageProcess.Result {
-        try folder.triage(args, environment: environment)
     }
 
     /// `triage ARGS --verbose` with the IMAP trace; returns the result and the commands sent.

@@ -8,15 +8,10 @@ import XCTest
 /// `triage`, saves and restores the whole starting state (the user's Maildir with
 /// Dovecot's indexes, the store, the outbox) so that many runs can start from the
 /// same point, and takes a snapshot of everything a run changes.
-final class RunSandbox {
+final class RunSandbox: TestFolderOwner {
     let server: DovecotServer
     let user: String
-    /// The configuration, rules, store and outbox.
     let folder: TestFolder
-    var dir: String { folder.dir }
-    var config: String { folder.config }
-    var store: String { folder.store }
-    var outbox: String { folder.outbox }
     /// The mailboxes the rules touch.
     static let mailboxes = ["INBOX", "Lists/dev", "Archive"]
     /// The webhook the receipts rule posts to.
@@ -72,11 +67,6 @@ final class RunSandbox {
         try writeConfig()
     }
 
-    /// Removes the folder (the Dovecot user stays, unused).
-    func remove() {
-        folder.remove()
-    }
-
     /// Writes the configuration: the account at `host:port` over `scheme`, an
     /// optional `timeout`, and the digest into the outbox when `digest` is set.
     func writeConfig(host: String = "localhost", port: UInt16? = nil, scheme: String = "imaps",
@@ -84,11 +74,6 @@ final class RunSandbox {
         try folder.writeConfig(url: "\(scheme)://\(host):\(port ?? (scheme == "imaps" ? server.imapsPort : server.imapPort))",
                                user: user, caFile: server.caFile, accountLines: timeout.map { ["timeout": "\($0)"] } ?? [:],
                                digest: digest)
-    }
-
-    /// Runs `triage ARGS --config CONFIG`.
-    func triage(_ args: [String], environment: [String: String] = [:]) throws -> TriageProcess.Result {
-        try folder.triage(args, environment: environment)
     }
 
     // MARK: - Mail
