@@ -101,21 +101,12 @@ final class TLSTableTests: XCTestCase {
         let logBefore = dovecot.log().utf8.count
         let run = try triage(["run", "--verbose"], environment: ["TRIAGE_TRACE": "1"])
         let serverLog = String(decoding: dovecot.log().utf8.dropFirst(logBefore), as: UTF8.self)
-        print("tls table \(label): exit \(run.status): \(run.err.split(separator: "\n").last ?? "")")
         let loginSent = run.err.contains("LOGIN \(user) ***")
         let loginSeen = serverLog.contains("user=<\(user)>")
-        XCTAssertFalse(run.err.contains("GnuTLS"), "\(label): raw GnuTLS output: \(run.err)")
-        guard let refusal = item.refusal else {
-            XCTAssertEqual(run.status, 0, "\(label): \(run.err)")
-            XCTAssertTrue(loginSent && loginSeen, "\(label): the control logs in: \(run.err)\n\(serverLog)")
-            return
-        }
-        XCTAssertEqual(run.status, 75, "\(label): \(run.err)")
-        XCTAssertTrue(run.err.contains("\(item.host):\(port): the server's certificate is not trusted for \(item.host)"),
-                      "\(label): \(run.err)")
-        XCTAssertTrue(run.err.contains(refusal), "\(label): wants \"\(refusal)\": \(run.err)")
-        XCTAssertFalse(loginSent, "\(label): LOGIN was sent: \(run.err)")
-        XCTAssertFalse(loginSeen, "\(label): the server saw a login attempt: \(serverLog)")
+        checkOutcome(item, label, run, untrusted: "\(item.host):\(port): the server's certificate is not trusted for \(item.host)",
+                     control: "logs in: \(serverLog)", reached: [
+                         "LOGIN was sent": loginSent, "the server saw a login attempt: \(serverLog)": loginSeen,
+                     ])
     }
 
     private func checkSMTP(_ item: Case, scheme: String, smtp: PythonTestServerProcess) throws {
@@ -141,20 +132,30 @@ final class TLSTableTests: XCTestCase {
         let (authsBefore, mailsBefore) = (auths(), mails())
         let run = try triage(["digest", "--send", "--force"])
         let authSeen = auths() > authsBefore
-        print("tls table \(label): exit \(run.status): \(run.err.split(separator: "\n").last ?? "")")
         let received = mails() > mailsBefore
+        checkOutcome(item, label, run, untrusted: "TLS with the SMTP server \(item.host):\(port) failed: "
+                                                  + "the server's certificate is not trusted for \(item.host)",
+                     control: "authenticates and delivers", reached: [
+                         "the server got an AUTH command": authSeen, "the server got the message": received,
+                     ])
+    }
+
+    /// What every case checks of its run: no raw GnuTLS output; an accepted case exits 0
+    /// and reached the server (`reached`, every one: the control); a refused case exits
+    /// 75 with `untrusted` and the refusal's words, and reached nothing of `reached`.
+    private func checkOutcome(_ item: Case, _ label: String, _ run: TriageProcess.Result, untrusted: String,
+                              control: String, reached: KeyValuePairs<String, Bool>) {
+        print("tls table \(label): exit \(run.status): \(run.err.split(separator: "\n").last ?? "")")
         XCTAssertFalse(run.err.contains("GnuTLS"), "\(label): raw GnuTLS output: \(run.err)")
         guard let refusal = item.refusal else {
             XCTAssertEqual(run.status, 0, "\(label): \(run.err)")
-            XCTAssertTrue(authSeen && received, "\(label): the control authenticates and delivers: \(run.err)")
+            XCTAssertTrue(reached.allSatisfy(\.value), "\(label): the control \(control): \(run.err)")
             return
         }
         XCTAssertEqual(run.status, 75, "\(label): \(run.err)")
-        XCTAssertTrue(run.err.contains("TLS with the SMTP server \(item.host):\(port) failed: "
-                                       + "the server's certificate is not trusted for \(item.host)"), "\(label): \(run.err)")
+        XCTAssertTrue(run.err.contains(untrusted), "\(label): \(run.err)")
         XCTAssertTrue(run.err.contains(refusal), "\(label): wants \"\(refusal)\": \(run.err)")
-        XCTAssertFalse(authSeen, "\(label): the server got an AUTH command")
-        XCTAssertFalse(received, "\(label): the server got the message")
+        for (what, seen) in reached { XCTAssertFalse(seen, "\(label): \(what): \(run.err)") }
     }
 
     private static func address(of host: String) -> String? {
