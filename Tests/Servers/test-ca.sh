@@ -1,5 +1,5 @@
-# Sourced by the test server scripts (dovecot.sh, cyrus.sh, courier.sh, mailutils.sh,
-# tls-cases.sh): every test certificate is made here, with openssl. EC keys: a CA and
+# Sourced by the test server scripts (daemon.sh for dovecot.sh, cyrus.sh, courier.sh and
+# mailutils.sh; tls-cases.sh; smtpd.py): every test certificate is made here, with openssl. EC keys: a CA and
 # a certificate in well under a second. Everything lives 2 days; a reused folder gets
 # fresh ones an hour before that (test_certs_fresh).
 #
