@@ -1,7 +1,7 @@
 # Sourced by the test server scripts (daemon.sh for dovecot.sh, cyrus.sh, courier.sh and
-# mailutils.sh; tls-cases.sh; smtpd.py): every test certificate is made here, with openssl. EC keys: a CA and
-# a certificate in well under a second. Everything lives 2 days; a reused folder gets
-# fresh ones an hour before that (test_certs_fresh).
+# mailutils.sh; tls-cases.sh; smtpd.py): every test certificate is made here, with
+# openssl. EC keys: a CA and a certificate in well under a second. Everything lives 2
+# days; a reused folder gets fresh ones an hour before that (test_certs_fresh).
 #
 # The standard set, in DIR/ssl (new_test_certs / make_test_certs):
 #   ca.pem, ca.key            the test CA triage is given as ca_file
