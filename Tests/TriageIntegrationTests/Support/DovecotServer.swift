@@ -40,32 +40,18 @@ final class DovecotServer: @unchecked Sendable {
         return server
     }
 
-    private static var script: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Servers/dovecot.sh").path
-    }
+    private static let script = ServerScript("dovecot.sh")
 
     private init() throws {
         directory = NSTemporaryDirectory() + "triage-dovecot-\(getpid())"
-        try? FileManager.default.removeItem(atPath: directory)
-        try Self.run(["start", directory])
-        let ports = try String(contentsOfFile: directory + "/ports", encoding: .utf8)
-        var values: [String: UInt16] = [:]
-        for line in ports.split(separator: "\n") {
-            let parts = line.split(separator: "=")
-            if parts.count == 2 { values[String(parts[0])] = UInt16(parts[1]) }
-        }
-        guard let imap = values["imap"], let imaps = values["imaps"] else {
-            throw NSError(domain: "DovecotServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "bad ports file: \(ports)"])
-        }
-        imapPort = imap
-        imapsPort = imaps
+        let ports = try Self.script.start(in: directory)
+        imapPort = ports["imap"]!
+        imapsPort = ports["imaps"]!
     }
 
     /// Stops the server and removes its folder.
     func stop() {
-        try? Self.run(["stop", directory])
-        try? FileManager.default.removeItem(atPath: directory)
+        Self.script.stop(in: directory)
     }
 
     /// A login nobody has used yet (from the pool dovecot.sh made), with an empty
@@ -143,10 +129,6 @@ final class DovecotServer: @unchecked Sendable {
         guard chown(path, Self.mailUID, Self.mailUID) == 0 else {
             throw NSError(domain: "DovecotServer", code: 3, userInfo: [NSLocalizedDescriptionKey: "chown \(path): errno \(errno)"])
         }
-    }
-
-    private static func run(_ arguments: [String]) throws {
-        try Spawn.run(["/bin/bash", script] + arguments)
     }
 
     /// Stops the shared server when the test bundle is done.
