@@ -16,7 +16,8 @@ struct MIMEWalker {
         guard depth <= ParserLimits.maxDepth, partsSeen < ParserLimits.maxParts else { return }
         partsSeen += 1
         let part = MIMEPart(mime)
-        if let name = part.fileName { attachments.append(name) }
+        // The root is the message itself, not an attached one.
+        if depth > 0, let name = part.attachmentName { attachments.append(name) }
         switch Int(mime.pointee.mm_type) {
         case Int(MAILMIME_SINGLE):
             guard !part.isDispositionAttachment else { return }

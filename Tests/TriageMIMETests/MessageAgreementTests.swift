@@ -17,6 +17,13 @@ final class MessageAgreementTests: XCTestCase {
                      "RFC 2047 section 6.2: whitespace between adjacent encoded words is ignored. " +
                      "Python keeps it in display names ('Zöe  Åberg', two spaces); libetpan drops it."),
         ],
+        "attachment-names.eml": [
+            "attachments": ("résumé.txt, very long file name split in two.doc, only-content-type-name.png, attachment, "
+                            + "Отчёт.pdf, notes.txt",
+                            "A part with Content-Disposition: attachment and no file name is an attachment to "
+                            + "triage (named 'attachment', as over IMAP from BODYSTRUCTURE, so has:attachment "
+                            + "holds); Python's get_filename() has no name for it."),
+        ],
     ]
 
     func testAgreesWithPythonEmailOnCorpusAndFixtures() throws {
@@ -56,7 +63,11 @@ final class MessageAgreementTests: XCTestCase {
             }
             XCTAssertEqual(message.subject, expected["subject"] as? String, "\(name) subject")
             XCTAssertEqual(message.messageID, expected["message_id"] as? String, "\(name) message_id")
-            XCTAssertEqual(message.attachments, expected["attachments"] as? [String] ?? [], "\(name) attachments")
+            if let known = differences["attachments"] {
+                XCTAssertEqual(message.attachments.joined(separator: ", "), known.ours, "\(name) attachments")
+            } else {
+                XCTAssertEqual(message.attachments, expected["attachments"] as? [String] ?? [], "\(name) attachments")
+            }
             if let date = expected["date"] as? [String: Any] {
                 XCTAssertEqual(message.date?.secondsSince1970, (date["epoch"] as? NSNumber)?.int64Value, "\(name) date instant")
                 XCTAssertEqual(message.date?.utcOffsetSeconds, (date["offset"] as? NSNumber)?.intValue, "\(name) date offset")
