@@ -102,7 +102,11 @@ enum CharsetDecoder {
                     Array(UnsafeBufferPointer(start: $0, count: length))
                 }
             } ?? []
-            let text = Array(CharsetDecoder.decode(bytes, charset: label).utf8)
+            // libetpan decodes whole Content-Type and Content-Disposition values as
+            // phrases whose raw text is "us-ascii": raw 8-bit there is undeclared
+            // header text (UTF-8 when valid, else windows-1252), as in `HeaderText`.
+            let text = Array((label == "us-ascii" ? CharsetDecoder.decodeUnlabelled(bytes)
+                              : CharsetDecoder.decode(bytes, charset: label)).utf8)
             // libetpan gives room for 6 bytes per input byte; ours need at most 3.
             guard text.count <= resultLength.pointee else { return Int32(MAIL_CHARCONV_ERROR_MEMORY) }
             text.withUnsafeBufferPointer { buffer in

@@ -30,6 +30,8 @@ public enum MessageParser {
     }
 
     private static func parse(buffer: UnsafeBufferPointer<UInt8>, body: Bool, keeping: [String] = []) -> Message {
+        // libetpan decodes Content-Type values and encoded words with our charset rules.
+        CharsetDecoder.installInLibetpan()
         var message = Message()
         message.size = buffer.count
         guard buffer.baseAddress != nil, buffer.count > 0 else {
