@@ -24,7 +24,9 @@ struct MIMEWalker {
             // A multipart without a usable boundary is one opaque part: show its text.
             let isPlain = part.contentType == "text/plain" || part.contentType.hasPrefix("multipart/")
             if isPlain, plainText == nil {
+                // An empty part (blank lines only) does not hide the text of a later one.
                 plainText = Self.text(of: mime, charset: part.charset, limit: ParserLimits.plainTextBytes)
+                    .flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
             } else if part.contentType == "text/html", htmlText == nil, plainText == nil {
                 htmlText = Self.text(of: mime, charset: part.charset, limit: ParserLimits.htmlTextBytes)
                     .map(HTMLText.plainText)

@@ -77,6 +77,14 @@ public enum MessageParser {
 
     /// Parses the MIME structure for attachment names and the snippet.
     private static func readBody(_ buffer: UnsafeBufferPointer<UInt8>, into message: inout Message) {
+        if let repaired = MIMEStructureRepair.repaired(buffer) {
+            repaired.withUnsafeBufferPointer { readStructure($0, into: &message) }
+        } else {
+            readStructure(buffer, into: &message)
+        }
+    }
+
+    private static func readStructure(_ buffer: UnsafeBufferPointer<UInt8>, into message: inout Message) {
         let length = min(buffer.count, ParserLimits.maxStructureBytes)
         let limited = UnsafeBufferPointer(rebasing: buffer[..<length])
         // libetpan recurses once per nesting level with no limit: refuse input that
