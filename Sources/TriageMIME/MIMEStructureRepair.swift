@@ -4,6 +4,9 @@
 /// - a boundary given the RFC 2231 way (`boundary*=us-ascii''b1`, or in
 ///   `boundary*0=` pieces), which libetpan ignores (it then sees no parts), is
 ///   written as a plain `boundary="b1"`;
+/// - a Content-Type without a subtype (`text;`), which makes libetpan drop the
+///   whole structure, is written as `text/plain` (RFC 2045 §5.2: a Content-Type
+///   that cannot be read means `text/plain`), keeping its parameters;
 /// - a part without header lines (a delimiter line followed by an empty line or
 ///   directly by the next delimiter), whose body libetpan runs on into the next
 ///   part (showing the delimiter line as text), gets the header it implies,
@@ -14,15 +17,60 @@
 enum MIMEStructureRepair {
     /// The repaired copy of `bytes`, or nil when nothing needs repair.
     static func repaired(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        guard containsBoundaryParameter(bytes) else { return nil }
-        var copy = Array(bytes)
+        var copy: [UInt8] = []
         var changed = false
+        if let fixed = typesWithoutSubtypeFixed(bytes) {
+            copy = fixed
+            changed = true
+        }
+        guard containsBoundaryParameter(bytes) else { return changed ? copy : nil }
+        if !changed { copy = Array(bytes) }
         let boundaries = rewritingExtendedBoundaries(&copy, changed: &changed)
         if !boundaries.isEmpty, addingImpliedHeaders(&copy, boundaries: boundaries) { changed = true }
         return changed ? copy : nil
     }
 
     private static let boundaryWord = Array("boundary".utf8)
+    private static let contentTypeField = Array("content-type:".utf8)
+
+    /// `bytes` with each `Content-Type:` line whose type has no `/` given the
+    /// type `text/plain`; nil when there is none.
+    private static func typesWithoutSubtypeFixed(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var out: [UInt8]?
+        var copiedUpTo = 0
+        var lineStart = 0
+        let n = bytes.count
+        while lineStart < n {
+            let newline = bytes[lineStart...].firstIndex(of: 0x0A) ?? n
+            defer { lineStart = newline + 1 }
+            guard newline - lineStart > contentTypeField.count else { continue }
+            var matches = true
+            for (k, letter) in contentTypeField.enumerated() where bytes[lineStart + k] | 0x20 != letter {
+                matches = false
+                break
+            }
+            guard matches else { continue }
+            var typeStart = lineStart + contentTypeField.count
+            while typeStart < newline, bytes[typeStart] == 0x20 || bytes[typeStart] == 0x09 { typeStart += 1 }
+            var typeEnd = typeStart
+            while typeEnd < newline, bytes[typeEnd] > 0x20, bytes[typeEnd] != UInt8(ascii: ";"),
+                  bytes[typeEnd] != UInt8(ascii: "/"), bytes[typeEnd] != UInt8(ascii: "(") {
+                typeEnd += 1
+            }
+            // A type then `/` is fine; so is an empty value folded onto the next line.
+            guard typeEnd > typeStart, typeEnd >= newline || bytes[typeEnd] != UInt8(ascii: "/") else { continue }
+            var after = typeEnd
+            while after < newline, bytes[after] == 0x20 || bytes[after] == 0x09 || bytes[after] == 0x0D { after += 1 }
+            if after < newline, bytes[after] == UInt8(ascii: "/") { continue }   // `text /plain`
+            if out == nil { out = [] ; out!.reserveCapacity(n + 16) }
+            out! += bytes[copiedUpTo..<typeStart]
+            out! += Array("text/plain".utf8)
+            copiedUpTo = typeEnd
+        }
+        guard var result = out else { return nil }
+        result += bytes[copiedUpTo..<n]
+        return result
+    }
 
     private static func containsBoundaryParameter(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
