@@ -52,7 +52,7 @@ public enum MessageParser {
     private static func parse(buffer: UnsafeBufferPointer<UInt8>, original: UnsafeBufferPointer<UInt8>,
                               body: Bool, keeping: [String], into message: inout Message) {
         guard let base = buffer.baseAddress else { return }
-        let start = mboxSeparatorEnd(buffer)
+        let start = continuationLinesEnd(buffer, from: mboxSeparatorEnd(buffer))
         let headerEnd = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
             readHeader(chars, count: buffer.count, from: start, keeping: keeping, into: &message)
         }
@@ -103,6 +103,18 @@ public enum MessageParser {
         walker.walk(mime)
         message.attachments = walker.attachments
         message.snippet = Snippet.make(walker.plainText ?? walker.htmlText ?? "")
+    }
+
+    /// The index after the lines at `start` that begin with white space: a first
+    /// line like that continues no header, and libetpan would then read no header
+    /// and no structure at all. Python's email skips them too.
+    private static func continuationLinesEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        while index < buffer.count, buffer[index] == 0x20 || buffer[index] == 0x09 {
+            while index < buffer.count, buffer[index] != 0x0A { index += 1 }
+            index = min(index + 1, buffer.count)
+        }
+        return index
     }
 
     /// The index after a leading mbox `From ` line, or 0 when there is none.
