@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Rewrites, on a copy given to libetpan's MIME parser, two shapes of real mail
 /// it misreads, so the parts come out as mail clients show them:
 ///
@@ -31,6 +35,14 @@ enum MIMEStructureRepair {
     }
 
     private static let boundaryWord = Array("boundary".utf8)
+
+    /// The index of the next LF at or after `start`, or the count (memchr: this
+    /// runs over every message, up to `ParserLimits.maxStructureBytes`).
+    private static func lineEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress, start < bytes.count,
+              let found = memchr(base + start, 0x0A, bytes.count - start) else { return bytes.count }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
     private static let contentTypeField = Array("content-type:".utf8)
 
     /// `bytes` with each `Content-Type:` line whose type has no `/` given the
@@ -41,7 +53,7 @@ enum MIMEStructureRepair {
         var lineStart = 0
         let n = bytes.count
         while lineStart < n {
-            let newline = bytes[lineStart...].firstIndex(of: 0x0A) ?? n
+            let newline = lineEnd(bytes, from: lineStart)
             defer { lineStart = newline + 1 }
             guard newline - lineStart > contentTypeField.count else { continue }
             var matches = true
@@ -73,9 +85,11 @@ enum MIMEStructureRepair {
     }
 
     private static func containsBoundaryParameter(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= boundaryWord.count else { return false }
+        // First bytes by memchr-like scanning: only a `b` or `B` starts a check.
         var i = 0
         while i + boundaryWord.count <= bytes.count {
-            if matchesWord(bytes, at: i) { return true }
+            if bytes[i] | 0x20 == UInt8(ascii: "b"), matchesWord(bytes, at: i) { return true }
             i += 1
         }
         return false
@@ -234,6 +248,7 @@ enum MIMEStructureRepair {
     /// Whether `line` is `--boundary` (trailing blanks allowed), or with
     /// `closing` also `--boundary--`.
     private static func isDelimiter(_ line: ArraySlice<UInt8>, _ delimiters: Set<[UInt8]>, closing: Bool) -> Bool {
+        guard line.count > 2, line[line.startIndex] == 0x2D, line[line.startIndex + 1] == 0x2D else { return false }
         var end = line.endIndex
         while end > line.startIndex, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
         let trimmed = Array(line[line.startIndex..<end])
