@@ -58,6 +58,15 @@ final class MisreadMessageTests: XCTestCase {
         XCTAssertEqual(try misread("raw-utf8-name.eml").attachments, ["Отчёты.zip"])
     }
 
+    /// RFC 2231 continuations, RFC 2047 in any charset, windows-1252 for Latin-1,
+    /// a nameless attachment and an attached message: the names `filename:` sees,
+    /// the same over IMAP (`AttachmentNameIntegrationTests`).
+    func testAttachmentNamesEveryWayTheyAreWritten() throws {
+        XCTAssertEqual(try misread("attachment-names-every-way.eml").attachments,
+                       ["naïve.pdf", "Привет.pdf", "Grüße\u{2013}Liste.txt", "attachment", "message.eml",
+                        "été\u{2013}photo.png"])
+    }
+
     func testMessageIDWithoutClosingBracketDropsTheOpeningOne() throws {
         XCTAssertEqual(try misread("message-id-unclosed.eml").messageID, "unclosed-1234@example.org")
     }
