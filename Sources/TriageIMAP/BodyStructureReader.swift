@@ -25,7 +25,7 @@ enum BodyStructureReader {
         switch Int(body.pointee.bd_type) {
         case MAILIMAP_BODY_MPART:
             guard let multipart = body.pointee.bd_data.bd_body_mpart else { return }
-            for part in CList.elements(multipart.pointee.bd_list, as: mailimap_body.self) {
+            for part in cells(multipart.pointee.bd_list, as: mailimap_body.self) {
                 walk(part, depth: depth + 1, into: &names)
             }
         case MAILIMAP_BODY_1PART:
@@ -44,7 +44,8 @@ enum BodyStructureReader {
             default:
                 break
             }
-            let name = AttachmentName.of(disposition: swiftString(disposition?.pointee.dsp_type),
+            let dispositionType = disposition?.pointee.dsp_type.map { String(decoding: bytes($0), as: UTF8.self) }
+            let name = AttachmentName.of(disposition: dispositionType,
                                          dispositionParameters: parameters(disposition?.pointee.dsp_attributes),
                                          typeParameters: parameters(fields?.pointee.bd_parameter),
                                          isMessage: inner != nil)
@@ -59,8 +60,19 @@ enum BodyStructureReader {
     private static func parameters(_ list: UnsafeMutablePointer<mailimap_body_fld_param>?) -> MIMEParameters {
         var result = MIMEParameters()
         guard let list else { return result }
-        for param in CList.elements(list.pointee.pa_list, as: mailimap_single_body_fld_param.self) {
+        for param in cells(list.pointee.pa_list, as: mailimap_single_body_fld_param.self) {
             result.append(name: bytes(param.pointee.pa_name), value: bytes(param.pointee.pa_value))
+        }
+        return result
+    }
+
+    /// The elements of a libetpan `clist` (its accessors are C macros).
+    private static func cells<T>(_ list: UnsafeMutablePointer<clist>?, as type: T.Type) -> [UnsafeMutablePointer<T>] {
+        var result: [UnsafeMutablePointer<T>] = []
+        var cell = list?.pointee.first
+        while let current = cell {
+            if let data = current.pointee.data { result.append(data.assumingMemoryBound(to: T.self)) }
+            cell = current.pointee.next
         }
         return result
     }
