@@ -95,6 +95,11 @@ final class DovecotServer: @unchecked Sendable {
     /// `F` flagged, `R` answered, `T` deleted) and a delivery time (INTERNALDATE).
     /// Dovecot numbers messages by file name order, so seed in the wanted UID order.
     func seed(user: String, mailbox: String = "INBOX", _ message: String, flags: String = "", date: Date = Date()) throws {
+        try seed(user: user, mailbox: mailbox, bytes: Array(message.utf8), flags: flags, date: date)
+    }
+
+    /// `seed` for a message given as bytes (a fixture that is not valid UTF-8).
+    func seed(user: String, mailbox: String = "INBOX", bytes: [UInt8], flags: String = "", date: Date = Date()) throws {
         lock.lock()
         counter += 1
         let unique = counter
@@ -102,7 +107,7 @@ final class DovecotServer: @unchecked Sendable {
         let seconds = Int(date.timeIntervalSince1970)
         let name = "\(seconds).M\(unique)P\(getpid()).triage-test:2,\(String(flags.sorted()))"
         let path = maildir(user: user, mailbox: mailbox) + "/cur/" + name
-        guard FileManager.default.createFile(atPath: path, contents: Data(message.utf8)) else {
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
             throw NSError(domain: "DovecotServer", code: 2, userInfo: [NSLocalizedDescriptionKey: "cannot write \(path)"])
         }
         try own(path)
