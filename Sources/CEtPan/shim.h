@@ -25,3 +25,9 @@
 #include <libetpan/carray.h>
 #include <libetpan/clist.h>
 #include <libetpan/mailimap_oauth2.h>
+
+// Sets libetpan's conversion hook (a global function pointer): a setter here,
+// because Swift 6 refuses to assign a C global variable directly.
+typedef int (*triage_charconv_fn)(const char *tocode, const char *fromcode, const char *str, size_t length,
+                                  char *result, size_t *result_len);
+static inline void triage_set_extended_charconv(triage_charconv_fn fn) { extended_charconv = fn; }

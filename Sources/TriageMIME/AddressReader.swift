@@ -47,7 +47,7 @@ enum AddressReader {
     /// containing `@`.
     static func parse(_ raw: [UInt8]) -> [Address] {
         let raw = HeaderComments.strip(raw)
-        if let parsed = parseList(raw) { return parsed }
+        if let parsed = parseList(raw) { return restoringQuotedLocalParts(parsed, raw: raw) }
         var result: [Address] = []
         for piece in split(raw) {
             if let parsed = parseList(piece) {
@@ -59,14 +59,42 @@ enum AddressReader {
                 let address = String(text[text.index(after: open)..<close]).trimmingASCIIWhitespace()
                 var name = String(text[..<open]).trimmingASCIIWhitespace()
                 name = name.trimming("\"")
-                guard !address.isEmpty else { continue }
                 let decoded = HeaderText.decode(Array(name.utf8))
+                // `Mail Delivery System <>` (a bounce: the null reverse-path) keeps its name.
+                guard !address.isEmpty || !decoded.isEmpty else { continue }
                 result.append(Address(name: decoded.isEmpty ? nil : decoded, address: address))
             } else if let word = text.split(separator: " ").first(where: { $0.contains("@") }) {
                 result.append(Address(name: nil, address: String(word).trimming("<>\"(),;")))
             }
         }
         return result
+    }
+
+    /// libetpan drops the white space inside a quoted local part
+    /// (`"System Administrator"@x` becomes `"SystemAdministrator"@x`, another
+    /// mailbox): put back the quoted string as written in `raw`.
+    private static func restoringQuotedLocalParts(_ addresses: [Address], raw: [UInt8]) -> [Address] {
+        guard addresses.contains(where: { $0.address.hasPrefix("\"") }) else { return addresses }
+        // Each quoted string in `raw` that is directly followed by `@`.
+        var quoted: [String] = []
+        var i = 0
+        while i < raw.count {
+            guard raw[i] == 0x22 else { i += 1; continue }
+            var j = i + 1
+            while j < raw.count, raw[j] != 0x22 { j += raw[j] == 0x5C ? 2 : 1 }
+            guard j < raw.count else { break }
+            if j + 1 < raw.count, raw[j + 1] == UInt8(ascii: "@") {
+                quoted.append(HeaderText.plain(Array(raw[i...j])))
+            }
+            i = j + 1
+        }
+        return addresses.map { address in
+            guard address.address.hasPrefix("\""), let close = address.address.dropFirst().firstIndex(of: "\"")
+            else { return address }
+            let local = address.address[...close]
+            guard let written = quoted.first(where: { $0.filter { !$0.isWhitespace } == local }) else { return address }
+            return Address(name: address.name, address: written + address.address[address.address.index(after: close)...])
+        }
     }
 
     private static func parseList(_ raw: [UInt8]) -> [Address]? {

@@ -1,5 +1,6 @@
 /// Readable text from HTML, for snippets: markup, comments, scripts and styles
-/// removed, character references decoded. Not a renderer: good enough to show
+/// removed, character references decoded (every named reference of the HTML
+/// Standard, `HTMLEntities`). Not a renderer: good enough to show
 /// the first words of a message.
 enum HTMLText {
     /// The text content of `html`; block-level tags become spaces, inline tags vanish.
@@ -70,25 +71,49 @@ enum HTMLText {
         return (name.lowercased(), s.count)
     }
 
-    /// Decodes one character reference at `start` (`&amp;`, `&#233;`, `&#xE9;`).
+    /// Decodes one character reference at `start` (`&amp;`, `&rarr;`, `&#233;`,
+    /// `&#xE9;`, and the legacy names without `;` such as `&copy`), as the HTML
+    /// Standard does in text; anything else leaves the `&` as text.
     private static func entity(_ s: [Unicode.Scalar], from start: Int) -> (String, Int) {
         var i = start + 1
-        var body = ""
-        while i < s.count, i - start <= 32, s[i] != ";", s[i] != "&", s[i] != "<",
-              !s[i].properties.isWhitespace {
-            body.unicodeScalars.append(s[i])
+        if i < s.count, s[i] == "#" {
+            i += 1
+            let hex = i < s.count && (s[i] == "x" || s[i] == "X")
+            if hex { i += 1 }
+            var digits = ""
+            while i < s.count, digits.count < 10, s[i].isASCII,
+                  hex ? s[i].properties.isASCIIHexDigit : ("0"..."9").contains(s[i]) {
+                digits.unicodeScalars.append(s[i])
+                i += 1
+            }
+            guard !digits.isEmpty else { return ("&", start + 1) }
+            if i < s.count, s[i] == ";" { i += 1 }
+            return (numeric(UInt32(digits, radix: hex ? 16 : 10)), i)
+        }
+        var name = ""
+        while i < s.count, name.unicodeScalars.count < HTMLEntities.longestName, s[i].isASCII,
+              s[i].properties.isAlphabetic || ("0"..."9").contains(s[i]) {
+            name.unicodeScalars.append(s[i])
             i += 1
         }
-        let end = (i < s.count && s[i] == ";") ? i + 1 : i
-        if body.hasPrefix("#") {
-            let digits = body.dropFirst()
-            let value = digits.first == "x" || digits.first == "X"
-                ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-            if let value, let scalar = Unicode.Scalar(value), value != 0 { return (String(scalar), end) }
-            return ("\u{FFFD}", end)
+        if i < s.count, s[i] == ";", let text = HTMLEntities.named[name] { return (text, i + 1) }
+        // Without `;`: the longest legacy name the text starts with (`&copy2026`).
+        var prefix = name
+        while !prefix.isEmpty {
+            if HTMLEntities.legacy.contains(prefix), let text = HTMLEntities.named[prefix] {
+                return (text, start + 1 + prefix.unicodeScalars.count)
+            }
+            prefix.unicodeScalars.removeLast()
         }
-        if let named = named[body] { return (named, end) }
         return ("&", start + 1)
+    }
+
+    /// A numeric reference's text: 0x80–0x9F as windows-1252 and invalid values as
+    /// U+FFFD, as the HTML Standard says.
+    private static func numeric(_ value: UInt32?) -> String {
+        guard let value, value != 0, value <= 0x10FFFF else { return "\u{FFFD}" }
+        if (0x80...0x9F).contains(value) { return CharsetDecoder.decodeWindows1252([UInt8(value)]) }
+        return Unicode.Scalar(value).map { String($0) } ?? "\u{FFFD}"
     }
 
     private static func startsWith(_ s: [Unicode.Scalar], _ at: Int, _ word: String) -> Bool {
@@ -119,16 +144,5 @@ enum HTMLText {
         "p", "div", "br", "li", "ul", "ol", "tr", "td", "th", "table", "tbody", "thead", "h1", "h2", "h3",
         "h4", "h5", "h6", "blockquote", "hr", "section", "article", "header", "footer", "body", "html",
         "center", "dd", "dt", "dl", "pre", "address", "nav", "main", "aside", "form", "img",
-    ]
-
-    private static let named: [String: String] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ",
-        "ndash": "\u{2013}", "mdash": "\u{2014}", "hellip": "\u{2026}", "rsquo": "\u{2019}",
-        "lsquo": "\u{2018}", "rdquo": "\u{201D}", "ldquo": "\u{201C}", "bull": "\u{2022}",
-        "middot": "\u{00B7}", "copy": "\u{00A9}", "reg": "\u{00AE}", "trade": "\u{2122}",
-        "euro": "\u{20AC}", "pound": "\u{00A3}", "eacute": "\u{00E9}", "egrave": "\u{00E8}",
-        "agrave": "\u{00E0}", "auml": "\u{00E4}", "ouml": "\u{00F6}", "uuml": "\u{00FC}",
-        "Auml": "\u{00C4}", "Ouml": "\u{00D6}", "Uuml": "\u{00DC}", "szlig": "\u{00DF}",
-        "ccedil": "\u{00E7}", "zwnj": "", "zwj": "", "shy": "",
     ]
 }

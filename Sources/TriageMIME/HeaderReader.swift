@@ -163,7 +163,11 @@ struct HeaderReader {
             rest = rest[rest.index(after: close)...]
         }
         if result.isEmpty {
-            result = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+            // An id missing its closing `>` (`<a@b`) loses the opening `<` as well.
+            result = text.split(whereSeparator: { $0.isWhitespace }).compactMap { word in
+                let id = word.hasPrefix("<") ? word.dropFirst() : word[...]
+                return id.isEmpty ? nil : String(id)
+            }
         }
         return result
     }

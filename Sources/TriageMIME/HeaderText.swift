@@ -54,6 +54,8 @@ enum HeaderText {
     private static func decodeEncodedWords(_ bytes: [UInt8]) -> String? {
         // Text outside encoded words is raw: tell libetpan what it most likely is.
         let fallback = CharsetDecoder.isValidUTF8(bytes) ? "utf-8" : "windows-1252"
+        // Encoded words in ISO-8859-1, US-ASCII or UTF-8 are decoded as for bodies.
+        CharsetDecoder.installInLibetpan()
         var index = 0
         var result: UnsafeMutablePointer<CChar>?
         let status = bytes.withUnsafeBufferPointer { buffer in

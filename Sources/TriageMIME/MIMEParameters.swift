@@ -3,13 +3,17 @@
 /// common non-standard RFC 2047 encoded values resolved on top.
 ///
 /// libetpan 1.9 leaves `name*0*=...` parameters as plain attribute/value pairs,
-/// so the assembly happens here.
-struct MIMEParameters {
+/// so the assembly happens here. Public so that the IMAP adapter decodes the
+/// parameters of a BODYSTRUCTURE with the same code (`AttachmentName`).
+public struct MIMEParameters: Sendable {
     /// Attribute (lower-cased) and raw value bytes, in header order.
     private(set) var pairs: [(name: String, value: [UInt8])] = []
 
-    /// Adds one parameter.
-    mutating func append(name: [UInt8], value: [UInt8]) {
+    /// No parameters.
+    public init() {}
+
+    /// Adds one parameter: its attribute and value as the header (or the server) gave them.
+    public mutating func append(name: [UInt8], value: [UInt8]) {
         pairs.append((String(decoding: name, as: UTF8.self).lowercased(), value))
     }
 
@@ -17,7 +21,7 @@ struct MIMEParameters {
     var isEmpty: Bool { pairs.isEmpty }
 
     /// The decoded value of parameter `name` (lower-case), or nil.
-    func value(_ name: String) -> String? {
+    public func value(_ name: String) -> String? {
         // RFC 2231 single extended value: name*=charset'lang'percent-encoded
         if let extended = pairs.first(where: { $0.name == name + "*" }) {
             return Self.decodeExtended(extended.value, isFirst: true, charset: nil).text

@@ -10,11 +10,8 @@ struct MIMEPart {
     var charset: String?
     /// Whether `Content-Disposition: attachment`.
     var isDispositionAttachment = false
-    /// The decoded file name (disposition `filename`, else content-type `name`).
-    var fileName: String?
-
-    /// Whether triage counts the part as an attachment: disposition attachment or a file name.
-    var isAttachment: Bool { isDispositionAttachment || fileName != nil }
+    /// The name under which the part counts as an attachment (`AttachmentName`), or nil.
+    var attachmentName: String?
 
     /// Reads the facts of `mime`.
     init(_ mime: UnsafeMutablePointer<mailmime>) {
@@ -28,13 +25,21 @@ struct MIMEPart {
             charset = typeParameters.value("charset")
         }
         var dispositionParameters = MIMEParameters()
+        var dispositionType: String?
         if let fields = mime.pointee.mm_mime_fields {
             for field in CList.items(fields.pointee.fld_list, as: mailmime_field.self)
             where field.pointee.fld_type == Int32(MAILMIME_FIELD_DISPOSITION) {
                 guard let disposition = field.pointee.fld_data.fld_disposition else { continue }
-                if let type = disposition.pointee.dsp_type,
-                   type.pointee.dsp_type == Int32(MAILMIME_DISPOSITION_TYPE_ATTACHMENT) {
-                    isDispositionAttachment = true
+                if let type = disposition.pointee.dsp_type {
+                    switch Int(type.pointee.dsp_type) {
+                    case Int(MAILMIME_DISPOSITION_TYPE_ATTACHMENT):
+                        isDispositionAttachment = true
+                        dispositionType = "attachment"
+                    case Int(MAILMIME_DISPOSITION_TYPE_INLINE):
+                        dispositionType = "inline"
+                    default:
+                        dispositionType = CString.text(type.pointee.dsp_extension)
+                    }
                 }
                 for parm in CList.items(disposition.pointee.dsp_parms, as: mailmime_disposition_parm.self) {
                     switch Int(parm.pointee.pa_type) {
@@ -53,12 +58,8 @@ struct MIMEPart {
                 break
             }
         }
-        let name = dispositionParameters.value("filename") ?? typeParameters.value("name")
-        if let name {
-            // A file name is shown like a header: one line, no controls.
-            let trimmed = ControlCharacters.replaced(in: name).trimmingASCIIWhitespace()
-            fileName = trimmed.isEmpty ? nil : trimmed
-        }
+        attachmentName = AttachmentName.of(disposition: dispositionType, dispositionParameters: dispositionParameters,
+                                           typeParameters: typeParameters, isMessage: contentType == "message/rfc822")
     }
 
     private static func typeName(_ content: UnsafeMutablePointer<mailmime_content>) -> String {

@@ -16,14 +16,17 @@ struct MIMEWalker {
         guard depth <= ParserLimits.maxDepth, partsSeen < ParserLimits.maxParts else { return }
         partsSeen += 1
         let part = MIMEPart(mime)
-        if let name = part.fileName { attachments.append(name) }
+        // The root is the message itself, not an attached one.
+        if depth > 0, let name = part.attachmentName { attachments.append(name) }
         switch Int(mime.pointee.mm_type) {
         case Int(MAILMIME_SINGLE):
             guard !part.isDispositionAttachment else { return }
             // A multipart without a usable boundary is one opaque part: show its text.
             let isPlain = part.contentType == "text/plain" || part.contentType.hasPrefix("multipart/")
             if isPlain, plainText == nil {
+                // An empty part (blank lines only) does not hide the text of a later one.
                 plainText = Self.text(of: mime, charset: part.charset, limit: ParserLimits.plainTextBytes)
+                    .flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
             } else if part.contentType == "text/html", htmlText == nil, plainText == nil {
                 htmlText = Self.text(of: mime, charset: part.charset, limit: ParserLimits.htmlTextBytes)
                     .map(HTMLText.plainText)
@@ -47,22 +50,22 @@ struct MIMEWalker {
         guard let body = mime.pointee.mm_data.mm_single,
               body.pointee.dt_type == Int32(MAILMIME_DATA_TEXT),
               let data = body.pointee.dt_data.dt_text.dt_data else { return nil }
-        var length = min(body.pointee.dt_data.dt_text.dt_length, limit)
-        let raw = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+        let length = min(body.pointee.dt_data.dt_text.dt_length, limit)
+        var raw = data.withMemoryRebound(to: UInt8.self, capacity: length) {
             Array(UnsafeBufferPointer(start: $0, count: length))
         }
-        // libetpan's quoted-printable decoder reads one byte past the end of a part
-        // that ends in a cut escape `=X` (found by fuzzing): decode the part without
-        // it and keep those two bytes as they are, as Python's email does.
-        var tail: [UInt8] = []
-        if body.pointee.dt_encoding == Int32(MAILMIME_MECHANISM_QUOTED_PRINTABLE), endsInCutEscape(raw) {
-            tail = Array(raw.suffix(2))
-            length -= 2
+        if body.pointee.dt_encoding == Int32(MAILMIME_MECHANISM_QUOTED_PRINTABLE) {
+            raw = keepingInvalidEscapes(raw)
         }
         var index = 0
         var decoded: UnsafeMutablePointer<CChar>?
         var decodedLength = 0
-        let status = mailmime_part_parse(data, length, &index, body.pointee.dt_encoding, &decoded, &decodedLength)
+        let status = raw.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                mailmime_part_parse(chars.baseAddress, chars.count, &index, body.pointee.dt_encoding,
+                                    &decoded, &decodedLength)
+            }
+        }
         guard status == Int32(MAILIMF_NO_ERROR), let decoded else {
             // Undecodable transfer encoding: show the raw bytes rather than nothing.
             return CharsetDecoder.decode(raw, charset: charset)
@@ -71,26 +74,39 @@ struct MIMEWalker {
         let bytes = decoded.withMemoryRebound(to: UInt8.self, capacity: decodedLength) {
             Array(UnsafeBufferPointer(start: $0, count: decodedLength))
         }
-        return CharsetDecoder.decode(bytes + tail, charset: charset)
+        return CharsetDecoder.decode(bytes, charset: charset)
     }
 
-    /// Whether quoted-printable `bytes` end in an escape cut after its first
-    /// character (`=` then one byte that is not a line end), scanning escapes
-    /// as libetpan does: `=` with two bytes, `=\n`, `=\r\n` or `=\r`.
-    static func endsInCutEscape(_ bytes: [UInt8]) -> Bool {
-        let n = bytes.count
-        var i = 0
-        while i < n {
-            guard bytes[i] == UInt8(ascii: "=") else { i += 1; continue }
-            if i + 1 >= n { return false }
-            switch bytes[i + 1] {
-            case UInt8(ascii: "\n"): i += 2
-            case UInt8(ascii: "\r"): i += (i + 2 < n && bytes[i + 2] == UInt8(ascii: "\n")) ? 3 : 2
-            default:
-                if i + 2 >= n { return true }
-                i += 3
+    /// Quoted-printable `bytes` with every `=` that starts no escape written as
+    /// `=3D`, so libetpan's decoder keeps it and what follows, as RFC 2045 §6.7
+    /// (and Python's email) do: `=od` and `=UTF8` stay as written. An escape is
+    /// `=` and two hex digits, or a soft line break (`=` then optional blanks and
+    /// a line end). This also keeps an escape cut at the end of a part (`=4`),
+    /// where libetpan read one byte too far (found by fuzzing).
+    static func keepingInvalidEscapes(_ bytes: [UInt8]) -> [UInt8] {
+        let equals = UInt8(ascii: "=")
+        guard bytes.contains(equals) else { return bytes }
+        func isHex(_ byte: UInt8) -> Bool {
+            switch byte {
+            case 0x30...0x39, 0x41...0x46, 0x61...0x66: return true
+            default: return false
             }
         }
-        return false
+        let n = bytes.count
+        var out: [UInt8] = []
+        out.reserveCapacity(n + 16)
+        var i = 0
+        while i < n {
+            let byte = bytes[i]
+            out.append(byte)
+            i += 1
+            guard byte == equals else { continue }
+            if i + 1 < n, isHex(bytes[i]), isHex(bytes[i + 1]) { continue }
+            var j = i
+            while j < n, bytes[j] == 0x20 || bytes[j] == 0x09 { j += 1 }
+            if j < n, bytes[j] == 0x0D || bytes[j] == 0x0A { continue }   // soft line break
+            out += [UInt8(ascii: "3"), UInt8(ascii: "D")]
+        }
+        return out
     }
 }

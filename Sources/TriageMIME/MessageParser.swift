@@ -30,6 +30,8 @@ public enum MessageParser {
     }
 
     private static func parse(buffer: UnsafeBufferPointer<UInt8>, body: Bool, keeping: [String] = []) -> Message {
+        // libetpan decodes Content-Type values and encoded words with our charset rules.
+        CharsetDecoder.installInLibetpan()
         var message = Message()
         message.size = buffer.count
         guard buffer.baseAddress != nil, buffer.count > 0 else {
@@ -50,7 +52,7 @@ public enum MessageParser {
     private static func parse(buffer: UnsafeBufferPointer<UInt8>, original: UnsafeBufferPointer<UInt8>,
                               body: Bool, keeping: [String], into message: inout Message) {
         guard let base = buffer.baseAddress else { return }
-        let start = mboxSeparatorEnd(buffer)
+        let start = continuationLinesEnd(buffer, from: mboxSeparatorEnd(buffer))
         let headerEnd = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
             readHeader(chars, count: buffer.count, from: start, keeping: keeping, into: &message)
         }
@@ -75,6 +77,14 @@ public enum MessageParser {
 
     /// Parses the MIME structure for attachment names and the snippet.
     private static func readBody(_ buffer: UnsafeBufferPointer<UInt8>, into message: inout Message) {
+        if let repaired = MIMEStructureRepair.repaired(buffer) {
+            repaired.withUnsafeBufferPointer { readStructure($0, into: &message) }
+        } else {
+            readStructure(buffer, into: &message)
+        }
+    }
+
+    private static func readStructure(_ buffer: UnsafeBufferPointer<UInt8>, into message: inout Message) {
         let length = min(buffer.count, ParserLimits.maxStructureBytes)
         let limited = UnsafeBufferPointer(rebasing: buffer[..<length])
         // libetpan recurses once per nesting level with no limit: refuse input that
@@ -93,6 +103,18 @@ public enum MessageParser {
         walker.walk(mime)
         message.attachments = walker.attachments
         message.snippet = Snippet.make(walker.plainText ?? walker.htmlText ?? "")
+    }
+
+    /// The index after the lines at `start` that begin with white space: a first
+    /// line like that continues no header, and libetpan would then read no header
+    /// and no structure at all. Python's email skips them too.
+    private static func continuationLinesEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        while index < buffer.count, buffer[index] == 0x20 || buffer[index] == 0x09 {
+            while index < buffer.count, buffer[index] != 0x0A { index += 1 }
+            index = min(index + 1, buffer.count)
+        }
+        return index
     }
 
     /// The index after a leading mbox `From ` line, or 0 when there is none.

@@ -17,18 +17,14 @@
 # mail in DIR/home/USER/Maildir owned by uid/gid 65534.
 set -euo pipefail
 
-usage() { echo "usage: $0 start|stop DIR" >&2; exit 64; }
-[ $# -ge 2 ] || usage
-cmd=$1
-dir=$2
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=test-ca.sh
-. "$here/test-ca.sh"
+# shellcheck source=daemon.sh
+. "$here/daemon.sh"
 mail_uid=65534
 mail_gid=65534
 
 # Runs inside the new mount namespace: mounts, then starts the daemons in the background.
-inner() { # ROOT IMAP IMAPS
+command_inner() { # ROOT IMAP IMAPS
   local root=$1 imap=$2 imaps=$3
   mount --make-rprivate /
   mount -t overlay overlay -o "lowerdir=$root/usr:/usr" /usr
@@ -43,6 +39,18 @@ inner() { # ROOT IMAP IMAPS
   local i
   for i in $(seq 1 100); do [ -S /run/courier/authdaemon/socket ] && break; sleep 0.05; done
   # The packaged settings, with what the test changes, exported to the listeners.
+  listener "$imap" imap.pid 'TLS_PROTOCOL=$TLS_STARTTLS_PROTOCOL IMAP_STARTTLS=$IMAPDSTARTTLS' \
+    /usr/lib/courier/courier/imaplogin /usr/bin/imapd Maildir
+  listener "$imaps" imaps.pid 'IMAP_TLS=1' \
+    /usr/bin/couriertls -server -tcpd /usr/lib/courier/courier/imaplogin /usr/bin/imapd Maildir
+}
+
+# listener PORT PIDFILE SETTINGS COMMAND...: couriertcpd on 127.0.0.1:PORT in the
+# background, with the packaged settings and the test's certificate exported, and then
+# SETTINGS (assignments, evaluated after the packaged ones, which they may use).
+listener() {
+  local port=$1 pidfile=$2 settings=$3
+  shift 3
   (
     set -a +u
     . /etc/courier/imapd
@@ -50,31 +58,14 @@ inner() { # ROOT IMAP IMAPS
     TLS_CERTFILE=$dir/ssl/server-combined.pem
     TLS_CACHEFILE=""
     TLS_DHPARAMS=""
-    TLS_PROTOCOL=$TLS_STARTTLS_PROTOCOL
-    IMAP_STARTTLS=$IMAPDSTARTTLS
-    exec /usr/sbin/couriertcpd -address=127.0.0.1 -maxprocs=40 -maxperip=40 -nodnslookup -noidentlookup \
-      "$imap" /usr/lib/courier/courier/imaplogin /usr/bin/imapd Maildir
+    eval "$settings"
+    exec /usr/sbin/couriertcpd -address=127.0.0.1 -maxprocs=40 -maxperip=40 -nodnslookup -noidentlookup "$port" "$@"
   ) </dev/null >>"$dir/courier.log" 2>&1 &
-  echo $! >"$dir/imap.pid"
-  (
-    set -a +u
-    . /etc/courier/imapd
-    . /etc/courier/imapd-ssl
-    TLS_CERTFILE=$dir/ssl/server-combined.pem
-    TLS_CACHEFILE=""
-    TLS_DHPARAMS=""
-    IMAP_TLS=1
-    exec /usr/sbin/couriertcpd -address=127.0.0.1 -maxprocs=40 -maxperip=40 -nodnslookup -noidentlookup \
-      "$imaps" /usr/bin/couriertls -server -tcpd /usr/lib/courier/courier/imaplogin /usr/bin/imapd Maildir
-  ) </dev/null >>"$dir/courier.log" 2>&1 &
-  echo $! >"$dir/imaps.pid"
+  echo $! >"$dir/$pidfile"
 }
 
 start() {
-  if [ -f "$dir/imap.pid" ] && kill -0 "$(cat "$dir/imap.pid")" 2>/dev/null; then
-    echo "courier.sh: already running in $dir" >&2; exit 0
-  fi
-  local root
+  already_running "$dir/imap.pid"
   root=$("$here/unpacked.sh" courier)
   mkdir -p "$dir/home" "$dir/etc-upper/courier" "$dir/etc-work"
   dir=$(cd "$dir" && pwd)
@@ -96,40 +87,16 @@ start() {
     chown -R "$mail_uid:$mail_gid" "$dir/home"
     chmod -R go-rwx "$dir/home"
   fi
-  local attempt imap imaps i
-  for attempt in 1 2 3 4 5; do
-    imap=$(pick_port); imaps=$(pick_port)
-    [ "$imap" != "$imaps" ] || continue
-    unshare -m /bin/bash "$here/courier.sh" inner "$dir" "$root" "$imap" "$imaps" </dev/null >>"$dir/courier.log" 2>&1 || true
-    for i in $(seq 1 100); do
-      if ! port_free "$imap" && ! port_free "$imaps"; then
-        printf 'imap=%s\nimaps=%s\n' "$imap" "$imaps" >"$dir/ports"
-        return 0
-      fi
-      sleep 0.05
-    done
-    stop
-  done
-  echo "courier.sh: Courier did not start; see $dir/courier.log" >&2
-  tail -5 "$dir/courier.log" >&2 || true
-  exit 75
+  serve Courier courier.log launch true imap imaps
+}
+
+launch() { # IMAP IMAPS
+  unshare -m /bin/bash "$here/courier.sh" inner "$dir" "$root" "$1" "$2" </dev/null >>"$dir/courier.log" 2>&1 || true
 }
 
 stop() {
-  local name pid i
-  for name in imap imaps authdaemond; do
-    [ -f "$dir/$name.pid" ] || continue
-    pid=$(cat "$dir/$name.pid")
-    kill -TERM "$pid" 2>/dev/null || true
-    for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-    kill -KILL "$pid" 2>/dev/null || true
-    rm -f "$dir/$name.pid"
-  done
+  local name
+  for name in imap imaps authdaemond; do stop_pidfile "$dir/$name.pid"; done
 }
 
-case "$cmd" in
-  start) start ;;
-  stop) stop ;;
-  inner) shift 2; inner "$@" ;;
-  *) usage ;;
-esac
+run_command "$@"

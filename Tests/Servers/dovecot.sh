@@ -24,10 +24,10 @@
 # mail owned by root). Pool homes are made on first use (by Dovecot or the tests).
 set -euo pipefail
 
-usage() { echo "usage: $0 start|stop DIR | adduser DIR NAME [PASSWORD]" >&2; exit 64; }
-[ $# -ge 2 ] || usage
-cmd=$1
-dir=$2
+extra_usage=" | adduser DIR NAME [PASSWORD]"
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=daemon.sh
+. "$here/daemon.sh"
 mail_uid=65534
 mail_gid=65534
 
@@ -45,33 +45,20 @@ add_user() { # NAME PASSWORD
   touch -d "@$(( now > old ? now : old + 1 ))" "$dir/users"
 }
 
+# The standard test certificates (test-ca.sh), for 127.0.0.4 too, and the ones of the
+# addresses above: wrong host, unknown CA, expired, the TLS table's.
 make_certs() {
-  local ssl="$dir/ssl"
-  mkdir -p "$ssl"
-  cd "$ssl"
-  # EC keys: a whole CA and four certificates in well under a second.
-  local key=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
-  openssl req -x509 "${key[@]}" -keyout ca.key -out ca.pem -days 2 \
-    -subj "/CN=triage test CA" -addext "basicConstraints=critical,CA:TRUE" \
-    -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
-  openssl req -x509 "${key[@]}" -keyout rogue-ca.key -out rogue-ca.pem -days 2 \
-    -subj "/CN=unknown CA" -addext "basicConstraints=critical,CA:TRUE" \
-    -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
-  leaf() { # NAME CA SAN [DAYS]
-    openssl req "${key[@]}" -keyout "$1.key" -out "$1.csr" -subj "/CN=$1" 2>/dev/null
-    printf 'subjectAltName=%s\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n' "$3" >"$1.ext"
-    openssl x509 -req -in "$1.csr" -CA "$2.pem" -CAkey "$2.key" -CAcreateserial \
-      -days "${4:-2}" -extfile "$1.ext" -out "$1.pem" 2>/dev/null
-    rm -f "$1.csr" "$1.ext"
-  }
-  leaf server ca "DNS:localhost,IP:127.0.0.1,IP:127.0.0.4"
-  leaf wronghost ca "DNS:wrong.example.test"
-  leaf rogue rogue-ca "DNS:localhost,IP:127.0.0.3"
-  # -days -1: valid until a day before it was made, i.e. expired.
-  leaf expired ca "DNS:localhost,IP:127.0.0.5" -1
-  chmod 600 ./*.key
-  cd - >/dev/null
-  bash "$(dirname "${BASH_SOURCE[0]}")/tls-cases.sh" "$ssl"
+  rm -rf "$dir/ssl"
+  new_test_certs "$dir" "DNS:localhost,IP:127.0.0.1,IP:127.0.0.4"
+  (
+    cd "$dir/ssl"
+    new_ca rogue-ca "unknown CA"
+    leaf wronghost ca "DNS:wrong.example.test"
+    leaf rogue rogue-ca "DNS:localhost,IP:127.0.0.3"
+    leaf expired ca "DNS:localhost,IP:127.0.0.5" -1
+    chmod 600 ./*.key
+  )
+  bash "$here/tls-cases.sh" "$dir/ssl"
 }
 
 # One `local` block per case of the TLS table (tls-cases.sh): its certificate on its address.
@@ -80,15 +67,6 @@ case_blocks() {
   while read -r name address; do
     printf 'local %s {\n  ssl_cert = <%s\n  ssl_key = <%s\n}\n' "$address" "$dir/ssl/$name.pem" "$dir/ssl/$name.key"
   done <"$dir/ssl/tls-cases"
-}
-
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-pick_port() {
-  local p
-  while :; do
-    p=$((20000 + RANDOM % 40000))
-    port_free "$p" && { echo "$p"; return; }
-  done
 }
 
 write_config() { # IMAP_PORT IMAPS_PORT
@@ -169,16 +147,12 @@ CONF
 }
 
 start() {
-  if [ -f "$dir/run/master.pid" ] && kill -0 "$(cat "$dir/run/master.pid")" 2>/dev/null; then
-    echo "dovecot.sh: already running in $dir" >&2; exit 0
-  fi
+  already_running "$dir/run/master.pid"
   mkdir -p "$dir/run" "$dir/state" "$dir/home"
   dir=$(cd "$dir" && pwd)
   # A reused folder (the benchmarks keep theirs) gets fresh certificates when they are
   # missing, from an older version of this script, or about to expire (the CA lives 2 days).
-  if ! [ -f "$dir/ssl/tls-cases" ] || ! openssl x509 -checkend 3600 -noout -in "$dir/ssl/ca.pem" >/dev/null 2>&1; then
-    make_certs
-  fi
+  test_certs_fresh "$dir" tls-cases || make_certs
   if [ ! -f "$dir/users" ]; then
     : >"$dir/users"
     add_user me@example.test test-password
@@ -191,45 +165,22 @@ start() {
       "$mail_uid" "$mail_gid" "$dir/home/keywords20@example.test" >>"$dir/users"
     chown "$mail_uid:$mail_gid" "$dir/home"
   fi
-  local attempt imap imaps
-  for attempt in 1 2 3 4 5; do
-    imap=$(pick_port); imaps=$(pick_port)
-    [ "$imap" != "$imaps" ] || continue
-    write_config "$imap" "$imaps"
-    # Dovecot keeps the caller's stderr after daemonising: redirect everything.
-    if dovecot -c "$dir/dovecot.conf" </dev/null >>"$dir/dovecot.log" 2>&1; then
-      local i
-      for i in $(seq 1 100); do
-        if [ -f "$dir/run/master.pid" ] && ! port_free "$imaps" && ! port_free "$imap"; then
-          printf 'imap=%s\nimaps=%s\n' "$imap" "$imaps" >"$dir/ports"
-          return 0
-        fi
-        sleep 0.05
-      done
-      stop
-    fi
-  done
-  echo "dovecot.sh: Dovecot did not start; see $dir/dovecot.log" >&2
-  tail -5 "$dir/dovecot.log" >&2 || true
-  exit 75
+  serve Dovecot dovecot.log launch started imap imaps
 }
 
-stop() {
-  local pidfile="$dir/run/master.pid" pid i
-  [ -f "$pidfile" ] || return 0
-  pid=$(cat "$pidfile")
-  kill -TERM "$pid" 2>/dev/null || { rm -f "$pidfile"; return 0; }
-  for i in $(seq 1 100); do
-    kill -0 "$pid" 2>/dev/null || { rm -f "$pidfile"; return 0; }
-    sleep 0.05
-  done
-  kill -KILL "$pid" 2>/dev/null || true
-  rm -f "$pidfile"
+launch() { # IMAP_PORT IMAPS_PORT
+  write_config "$1" "$2"
+  # Dovecot keeps the caller's stderr after daemonising: redirect everything.
+  dovecot -c "$dir/dovecot.conf" </dev/null >>"$dir/dovecot.log" 2>&1
 }
 
-case "$cmd" in
-  start) start ;;
-  stop) stop ;;
-  adduser) [ $# -ge 3 ] || usage; add_user "$3" "${4:-test-password}" ;;
-  *) usage ;;
-esac
+started() { [ -f "$dir/run/master.pid" ]; }
+
+stop() { stop_pidfile "$dir/run/master.pid"; }
+
+command_adduser() { # NAME [PASSWORD]
+  [ $# -ge 1 ] || usage
+  add_user "$1" "${2:-test-password}"
+}
+
+run_command "$@"

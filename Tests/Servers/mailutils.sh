@@ -14,13 +14,9 @@
 # file in DIR/passwd), mail in DIR/home/USER (Maildir folders, INBOX among them).
 set -euo pipefail
 
-usage() { echo "usage: $0 start|stop DIR" >&2; exit 64; }
-[ $# -ge 2 ] || usage
-cmd=$1
-dir=$2
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=test-ca.sh
-. "$here/test-ca.sh"
+# shellcheck source=daemon.sh
+. "$here/daemon.sh"
 
 write_config() { # IMAP IMAPS
   local tls="tls { ssl-certificate-file $dir/ssl/server.pem; ssl-key-file $dir/ssl/server.key; };"
@@ -52,9 +48,7 @@ CONF
 }
 
 start() {
-  if [ -f "$dir/imap4d.pid" ] && kill -0 "$(cat "$dir/imap4d.pid")" 2>/dev/null; then
-    echo "mailutils.sh: already running in $dir" >&2; exit 0
-  fi
+  already_running "$dir/imap4d.pid"
   command -v imap4d >/dev/null || { echo "mailutils.sh: imap4d is missing; run scripts/install-deps --test" >&2; exit 69; }
   mkdir -p "$dir/home" "$dir/passwd"
   dir=$(cd "$dir" && pwd)
@@ -68,44 +62,19 @@ start() {
     done
     chown -R 65534:65534 "$dir/home"
   fi
-  local attempt imap imaps i
-  for attempt in 1 2 3 4 5; do
-    imap=$(pick_port); imaps=$(pick_port)
-    [ "$imap" != "$imaps" ] || continue
-    write_config "$imap" "$imaps"
-    rm -f "$dir/imap4d.pid"
-    imap4d --config-file "$dir/imap4d.conf" </dev/null >>"$dir/mailutils.log" 2>&1 &
-    echo $! >"$dir/imap4d.pid"
-    for i in $(seq 1 100); do
-      if ! port_free "$imap" && ! port_free "$imaps"; then
-        printf 'imap=%s\nimaps=%s\n' "$imap" "$imaps" >"$dir/ports"
-        return 0
-      fi
-      kill -0 "$(cat "$dir/imap4d.pid")" 2>/dev/null || break
-      sleep 0.05
-    done
-    stop
-  done
-  echo "mailutils.sh: imap4d did not start; see $dir/mailutils.log" >&2
-  tail -5 "$dir/mailutils.log" >&2 || true
-  exit 75
+  serve imap4d mailutils.log launch alive imap imaps
 }
 
-stop() {
-  local pidfile="$dir/imap4d.pid" pid i
-  [ -f "$pidfile" ] || return 0
-  pid=$(cat "$pidfile")
-  kill -TERM "$pid" 2>/dev/null || { rm -f "$pidfile"; return 0; }
-  for i in $(seq 1 100); do
-    kill -0 "$pid" 2>/dev/null || { rm -f "$pidfile"; return 0; }
-    sleep 0.05
-  done
-  kill -KILL "$pid" 2>/dev/null || true
-  rm -f "$pidfile"
+launch() { # IMAP IMAPS
+  write_config "$1" "$2"
+  rm -f "$dir/imap4d.pid"
+  imap4d --config-file "$dir/imap4d.conf" </dev/null >>"$dir/mailutils.log" 2>&1 &
+  echo $! >"$dir/imap4d.pid"
 }
 
-case "$cmd" in
-  start) start ;;
-  stop) stop ;;
-  *) usage ;;
-esac
+# 2 (gone) when imap4d has exited.
+alive() { kill -0 "$(cat "$dir/imap4d.pid")" 2>/dev/null || return 2; }
+
+stop() { stop_pidfile "$dir/imap4d.pid"; }
+
+run_command "$@"

@@ -2,7 +2,7 @@
 """A throw-away SMTP server on loopback for triage's integration tests.
 
 Uses Debian's python3-aiosmtpd. At start it makes a test CA and a server
-certificate for localhost/127.0.0.1 with openssl, then listens on three free
+certificate for localhost/127.0.0.1 (test-ca.sh), then listens on three free
 ports chosen by the kernel:
 
   starttls  STARTTLS offered and required before MAIL; AUTH PLAIN/LOGIN only
@@ -50,31 +50,14 @@ def openssl(*args):
     subprocess.run(["openssl", *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
-def make_ca(name):
-    key, pem = os.path.join(WORK, name + ".key"), os.path.join(WORK, name + ".pem")
-    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", key, "-out", pem, "-days", "2", "-subj", "/CN=triage " + name,
-            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign")
-    return key, pem
-
-
-def make_leaf(name, ca_key, ca_pem, san):
-    key, csr, pem = (os.path.join(WORK, name + ext) for ext in (".key", ".csr", ".pem"))
-    ext = os.path.join(WORK, name + ".ext")
-    with open(ext, "w") as f:
-        f.write("subjectAltName=%s\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n" % san)
-    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", key, "-out", csr, "-subj", "/CN=" + san.split(",")[0].split(":")[1])
-    openssl("x509", "-req", "-in", csr, "-CA", ca_pem, "-CAkey", ca_key, "-CAcreateserial",
-            "-out", pem, "-days", "2", "-extfile", ext)
-    return pem, key
-
-
 def make_certificates():
-    ca_key, ca_pem = make_ca("test-ca")
-    make_ca("other-ca")  # trusted by nobody: for trust tests in the client
-    pem, key = make_leaf("server", ca_key, ca_pem, "DNS:localhost,IP:127.0.0.1")
-    make_leaf("wronghost", ca_key, ca_pem, "DNS:mail.example.test")
+    # The certificates come from test-ca.sh, like every test server's.
+    subprocess.run(["bash", "-c", '. "$0/test-ca.sh" && cd "$1" && new_ca test-ca "triage test-ca"'
+                    ' && new_ca other-ca "triage other-ca" && leaf server test-ca "DNS:localhost,IP:127.0.0.1"'
+                    ' && leaf wronghost test-ca DNS:mail.example.test',
+                    os.path.dirname(os.path.abspath(__file__)), WORK], check=True)
+    ca_pem = os.path.join(WORK, "test-ca.pem")
+    pem, key = os.path.join(WORK, "server.pem"), os.path.join(WORK, "server.key")
     # A hashed certificate folder holding the test CA, like /etc/ssl/certs.
     trusted = os.path.join(WORK, "trusted-dir")
     os.makedirs(trusted, exist_ok=True)

@@ -21,28 +21,16 @@
 #                                                                           refuse two
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 64; }
+# shellcheck source=test-ca.sh
+. "$(dirname "${BASH_SOURCE[0]}")/test-ca.sh"
 cd "$1"
-key=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
-
-# sign NAME ISSUER EXTENSIONS: NAME.key and NAME.crt, signed by ISSUER.pem/.key.
-sign() {
-  openssl req "${key[@]}" -keyout "$1.key" -out "$1.csr" -subj "/CN=$1" 2>/dev/null
-  printf '%b' "$3" >"$1.ext"
-  openssl x509 -req -in "$1.csr" -CA "$2.pem" -CAkey "$2.key" -CAcreateserial \
-    -days 2 -extfile "$1.ext" -out "$1.crt" 2>/dev/null
-  rm -f "$1.csr" "$1.ext"
-}
-server_ext() { # SAN [EKU]
-  printf 'subjectAltName=%s\\nextendedKeyUsage=%s\\nbasicConstraints=CA:FALSE\\n' "$1" "${2:-serverAuth}"
-}
-ca_ext='basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n'
-not_ca_ext='basicConstraints=critical,CA:FALSE\nkeyUsage=critical,keyCertSign,cRLSign\n'
+not_ca_ext=$'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,keyCertSign,cRLSign'
 
 : >tls-cases.tmp
 case_line() { echo "$1 $2" >>tls-cases.tmp; }
 
 # selfsigned: its own issuer, in nobody's trust store.
-openssl req -x509 "${key[@]}" -keyout selfsigned.key -out selfsigned.pem -days 2 -subj "/CN=selfsigned" \
+openssl req -x509 "${cert_key[@]}" -keyout selfsigned.key -out selfsigned.pem -days 2 -subj "/CN=selfsigned" \
   -addext "subjectAltName=DNS:localhost,IP:127.0.0.6" -addext "extendedKeyUsage=serverAuth" 2>/dev/null
 case_line selfsigned 127.0.0.6
 
@@ -64,20 +52,16 @@ cp intermediate.key nointermediate.key
 case_line nointermediate 127.0.0.8
 case_line intermediate 127.0.0.9
 
-sign clientauth ca "$(server_ext DNS:localhost,IP:127.0.0.10 clientAuth)"
-cp clientauth.crt clientauth.pem
+leaf clientauth ca DNS:localhost,IP:127.0.0.10 2 clientAuth
 case_line clientauth 127.0.0.10
 
-sign ipasdns ca "$(server_ext DNS:127.0.0.11)"
-cp ipasdns.crt ipasdns.pem
+leaf ipasdns ca DNS:127.0.0.11
 case_line ipasdns 127.0.0.11
 
-sign iponly ca "$(server_ext IP:127.0.0.12)"
-cp iponly.crt iponly.pem
+leaf iponly ca IP:127.0.0.12
 case_line iponly 127.0.0.12
 
-sign wildcard ca "$(server_ext 'DNS:*.wild.triage.test')"
-cp wildcard.crt wildcard.pem
+leaf wildcard ca 'DNS:*.wild.triage.test'
 case_line wildcard 127.0.0.13
 
 rm -f ./*.crt ./*.srl

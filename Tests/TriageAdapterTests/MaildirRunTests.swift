@@ -6,30 +6,23 @@ import XCTest
 /// `MailboxRunner` over a real Maildir and a real store: the run's ordering and
 /// idempotence, without a server.
 final class MaildirRunTests: XCTestCase {
-    private var dir = ""
-    private var maildir: String { dir + "/Maildir" }
-    private var storePath: String { dir + "/store" }
-    private let now = Date(timeIntervalSince1970: 1_796_000_000)  // 2026-11-30
+    private var fixture: MaildirFixture!
+    private var maildir: String { fixture.maildir }
+    private var storePath: String { fixture.storePath }
+    private var now: Date { fixture.now }
 
     override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "triage-maildir-\(UUID().uuidString)"
-        for sub in ["", "/.Lists.dev", "/.Receipts"] {
-            for leaf in ["cur", "new", "tmp"] {
-                try FileManager.default.createDirectory(atPath: maildir + sub + "/" + leaf, withIntermediateDirectories: true)
-            }
-        }
+        fixture = try MaildirFixture("maildir", folders: [".Lists.dev", ".Receipts"])
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
+        fixture?.remove()
     }
 
     private func deliver(_ n: Int, from: String = "someone@x.test", subject: String, list: String? = nil, seen: Bool = false) throws {
-        var text = "From: \(from)\r\nTo: me@example.test\r\nSubject: \(subject)\r\nMessage-ID: <m\(n)@x.test>\r\n"
-        if let list { text += "List-Id: <\(list)>\r\n" }
-        text += "\r\nBody \(n)\r\n"
-        let name = seen ? "cur/\(1_700_000_000 + n).M\(n)P1.host:2,S" : "new/\(1_700_000_000 + n).M\(n)P1.host"
-        try text.write(toFile: maildir + "/" + name, atomically: false, encoding: .utf8)
+        var headers = ["From: \(from)", "To: me@example.test", "Subject: \(subject)"]
+        if let list { headers.append("List-Id: <\(list)>") }
+        try fixture.deliver(n, headers: headers, seen: seen)
     }
 
     /// A tiny stand-in for the compiled rules: decides by subject.
@@ -52,25 +45,9 @@ final class MaildirRunTests: XCTestCase {
         return actions
     }
 
-    /// A minimal header reader so this test does not depend on the MIME parser.
-    private func parse(_ bytes: [UInt8]) -> Message {
-        var m = Message()
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\r\n") {
-            if line.hasPrefix("Subject: ") { m.subject = String(line.dropFirst(9)) }
-            if line.hasPrefix("Message-ID: <") { m.messageID = String(line.dropFirst(13).dropLast()) }
-        }
-        return m
-    }
-
     private func run(all: Bool = false, dryRun: Bool = false) throws -> (MailboxRunner.Outcome, [RunEvent]) {
-        var events: [RunEvent] = []
-        let store = Store(path: storePath, timeZone: TimeZone(identifier: "UTC")!)
-        let runner = MailboxRunner(account: "demo", mailbox: "INBOX", store: store,
-                                   options: RunOptions(all: all, dryRun: dryRun, batchSize: 2), now: now,
-                                   parse: parse, classify: classify, report: { events.append($0) })
-        let connection = try MaildirConnection(root: maildir)
-        defer { connection.close() }
-        return (try runner.run(on: connection), events)
+        try fixture.run(on: try MaildirConnection(root: maildir), options: RunOptions(all: all, dryRun: dryRun, batchSize: 2),
+                        classify: classify)
     }
 
     private func files(_ sub: String) -> [String] {
@@ -251,7 +228,7 @@ final class MaildirRunTests: XCTestCase {
         var options = RunOptions(all: true, batchSize: 6)
         options.fetchSize = 4
         var runner = MailboxRunner(account: "demo", mailbox: "INBOX", store: store, options: options, now: now,
-                                   parse: parse, classify: classify, report: { _ in })
+                                   parse: MaildirFixture.parse, classify: classify, report: { _ in })
         runner.parts = []
         let connection = RecordingConnection(try MaildirConnection(root: maildir))
         defer { connection.close() }
@@ -273,7 +250,7 @@ final class MaildirRunTests: XCTestCase {
     }
 
     private func snapshot() throws -> [String] {
-        let e = FileManager.default.enumerator(atPath: dir)!
+        let e = FileManager.default.enumerator(atPath: fixture.dir)!
         return (e.allObjects as! [String]).filter { !$0.hasSuffix("lock") }.sorted()
     }
 }

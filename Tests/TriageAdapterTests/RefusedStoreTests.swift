@@ -8,25 +8,20 @@ import XCTest
 /// for stay as they were and are reported (standard error, digest `Problems`),
 /// every other action happens, the state moves on, and the next run is clean.
 final class RefusedStoreTests: XCTestCase {
-    private var dir = ""
-    private var maildir: String { dir + "/Maildir" }
-    private var storePath: String { dir + "/store" }
-    private let now = Date(timeIntervalSince1970: 1_796_000_000)  // 2026-11-30
+    private var fixture: MaildirFixture!
+    private var maildir: String { fixture.maildir }
+    private var storePath: String { fixture.storePath }
 
     override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "triage-refused-\(UUID().uuidString)"
-        for leaf in ["cur", "new", "tmp"] {
-            try FileManager.default.createDirectory(atPath: maildir + "/" + leaf, withIntermediateDirectories: true)
-        }
+        fixture = try MaildirFixture("refused")
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
+        fixture?.remove()
     }
 
     private func deliver(_ n: Int, subject: String) throws {
-        let text = "From: someone@x.test\r\nSubject: \(subject)\r\nMessage-ID: <m\(n)@x.test>\r\n\r\nBody \(n)\r\n"
-        try text.write(toFile: maildir + "/new/\(1_700_000_000 + n).M\(n)P1.host", atomically: false, encoding: .utf8)
+        try fixture.deliver(n, headers: ["From: someone@x.test", "Subject: \(subject)"])
     }
 
     /// Every message is marked read; its subject's first word is also its label.
@@ -35,23 +30,8 @@ final class RefusedStoreTests: XCTestCase {
         return [PlannedAction(action: .label(label), rule: "tag"), PlannedAction(action: .markRead, rule: "tag")]
     }
 
-    private func parse(_ bytes: [UInt8]) -> Message {
-        var m = Message()
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\r\n") {
-            if line.hasPrefix("Subject: ") { m.subject = String(line.dropFirst(9)) }
-            if line.hasPrefix("Message-ID: <") { m.messageID = String(line.dropFirst(13).dropLast()) }
-        }
-        return m
-    }
-
     private func run(on connection: MailConnection, all: Bool = true) throws -> (MailboxRunner.Outcome, [RunEvent]) {
-        var events: [RunEvent] = []
-        let store = Store(path: storePath, timeZone: TimeZone(identifier: "UTC")!)
-        let runner = MailboxRunner(account: "demo", mailbox: "INBOX", store: store,
-                                   options: RunOptions(all: all, batchSize: 10), now: now,
-                                   parse: parse, classify: classify, report: { events.append($0) })
-        defer { connection.close() }
-        return (try runner.run(on: connection), events)
+        try fixture.run(on: connection, options: RunOptions(all: all, batchSize: 10), classify: classify)
     }
 
     /// File names in cur/ and new/, by message number.

@@ -19,11 +19,6 @@ final class ControlCharactersTests: XCTestCase {
         XCTAssertEqual(ControlCharacters.replaced(in: "end\r", keepingLineBreaks: true), "end ")
     }
 
-    func testRFC2047DecodeReplacesEncodedControls() {
-        XCTAssertEqual(RFC2047.decode("=?UTF-8?Q?bill=1B[8m=0D=0A.pdf?="), "bill [8m  .pdf")
-        XCTAssertEqual(RFC2047.decode("=?UTF-8?B?wpsybg==?="), " 2n")  // U+009B in UTF-8
-    }
-
     func testPlaceholdersExpandToOneLine() {
         var message = Message()
         message.from = [Address(name: "A\r\nforged\u{1B}[2J", address: "a@example.test")]

@@ -8,36 +8,21 @@ import XCTest
 /// compares without it).
 final class KeywordLimitTests: XCTestCase {
     private var dovecot: DovecotServer!
-    private var dir = ""
+    private var folder: TestFolder!
     private let longName = "Dr. Maximiliane Müller-Lüdenscheidt von Hohenzollern-Sigmaringen"
 
     override func setUpWithError() throws {
         dovecot = try DovecotServer.shared()
-        dir = NSTemporaryDirectory() + "triage-keywords-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
-        try DovecotServer.password.write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+        folder = try TestFolder("keywords", rules: "")
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
+        folder?.remove()
     }
 
     private func configure(user: String, rules: String) throws {
-        try rules.write(toFile: dir + "/rules/test.rules", atomically: true, encoding: .utf8)
-        try """
-        [triage]
-        me = me@example.test
-        rules = rules
-        store = store
-        timezone = UTC
-
-        [account test]
-        url = imaps://localhost:\(dovecot.imapsPort)
-        user = \(user)
-        password_command = cat \(dir)/pw
-        ca_file = \(dovecot.caFile)
-
-        """.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
+        try folder.writeRules(rules)
+        try folder.writeConfig(url: "imaps://localhost:\(dovecot.imapsPort)", user: user, caFile: dovecot.caFile, mailboxes: nil)
     }
 
     private func seed(_ user: String, _ n: Int, from: String, flags: String = "") throws {
@@ -47,7 +32,7 @@ final class KeywordLimitTests: XCTestCase {
 
     /// `triage run ARGS` with the protocol trace on standard error.
     private func run(_ args: [String]) throws -> TriageProcess.Result {
-        try TriageProcess.run(["run", "--verbose", "--config", dir + "/triage.conf"] + args, environment: ["TRIAGE_TRACE": "1"])
+        try folder.triage(["run", "--verbose"] + args, environment: ["TRIAGE_TRACE": "1"])
     }
 
     private func stores(_ result: TriageProcess.Result) -> [String] {
@@ -95,9 +80,9 @@ final class KeywordLimitTests: XCTestCase {
         XCTAssertEqual(dovecot.keywordFile(user: user), "0 ok\n")
         XCTAssertTrue(dovecot.files(user: user).allSatisfy { $0.hasSuffix(":2,Sa") }, "\(dovecot.files(user: user))")
         // Each message is in the digest's Problems.
-        let pending = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/store/digest/pending")) ?? []
+        let pending = (try? FileManager.default.contentsOfDirectory(atPath: folder.store + "/digest/pending")) ?? []
         XCTAssertEqual(pending.count, 3, "\(pending)")
-        let entry = (try? String(contentsOfFile: dir + "/store/digest/pending/" + (pending.first ?? ""), encoding: .utf8)) ?? ""
+        let entry = (try? String(contentsOfFile: folder.store + "/digest/pending/" + (pending.first ?? ""), encoding: .utf8)) ?? ""
         XCTAssertTrue(entry.contains("\"Problems\"") && entry.contains("Keyword length too long"), entry)
 
         // The state moved on: the next run is clean and sends nothing.

@@ -4,47 +4,27 @@ import TriageIMAP
 import TriageMIME
 import XCTest
 
-/// GNU Mailutils' imap4d (Tests/Servers/imap4d.py), a real server without custom
+/// GNU Mailutils' imap4d (Tests/Servers/mailutils.sh), a real server without custom
 /// keywords, as Exchange and Office 365 are: its PERMANENTFLAGS lack `\*` and a
 /// keyword STORE gets `BAD Unrecognized flag`. triage reads that at SELECT (so the
 /// run skips labels there; see RefusedStoreTests for the run), and a keyword STORE
 /// that is sent anyway is a refusal (exit 78, the run goes on), not a temporary
 /// failure (75, which failed every run forever).
 final class NoKeywordServerTests: XCTestCase {
-    private var server: PythonTestServerProcess!
+    private var server: PackagedIMAPServer!
+    private var user = ""
 
     override func setUpWithError() throws {
-        server = try PythonTestServerProcess(script: "imap4d.py")
-        let mbox = """
-        From a@x.test Mon Jan  1 00:00:00 2024
-        From: Ann <a@x.test>
-        Subject: one
-        Message-ID: <mu1@x.test>
-
-        Hello
-
-        From a@x.test Mon Jan  1 00:00:00 2024
-        From: Ann <a@x.test>
-        Subject: two
-        Message-ID: <mu2@x.test>
-
-        Hello again
-
-
-        """
-        try mbox.write(toFile: server.workDirectory.path + "/inbox", atomically: false, encoding: .utf8)
-    }
-
-    override func tearDownWithError() throws {
-        server?.stop()
+        server = try PackagedIMAPServer.mailutils()
+        user = try server.makeUser("nokeyword")
+        try server.append(user: user, [
+            SeedMessage(text: "From: Ann <a@x.test>\nSubject: one\nMessage-ID: <mu1@x.test>\n\nHello\n"),
+            SeedMessage(text: "From: Ann <a@x.test>\nSubject: two\nMessage-ID: <mu2@x.test>\n\nHello again\n"),
+        ])
     }
 
     private func connect() throws -> IMAPConnection {
-        var settings = IMAPSettings(url: MailServerURL(scheme: .imap, host: "127.0.0.1", port: UInt16(server.int("port"))),
-                                    credential: .password(user: "nobody", "unused"), caFile: nil, tlsOff: true)
-        settings.connectTimeout = 5
-        settings.commandTimeout = 10
-        return try IMAPConnection.connect(settings)
+        try server.connection(user: user)
     }
 
     func testPermanentFlagsWithoutNewKeywordsAreRead() throws {
@@ -73,7 +53,8 @@ final class NoKeywordServerTests: XCTestCase {
 
     func testARunOverImap4dMarksReadAndSkipsTheLabels() throws {
         let connection = SearchWorkaround(try connect())
-        let storePath = server.workDirectory.path + "/store"
+        let storePath = NSTemporaryDirectory() + "triage-nokeyword-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: storePath) }
         var events: [RunEvent] = []
         let runner = MailboxRunner(
             account: "mu", mailbox: "INBOX", store: Store(path: storePath, timeZone: TimeZone(identifier: "UTC")!),

@@ -9,8 +9,8 @@ import XCTest
 final class RunIntegrationTests: XCTestCase {
     private var server: DovecotServer!
     private var user = ""
-    private var dir = ""
-    private var config: String { dir + "/triage.conf" }
+    private var folder: TestFolder!
+    private var dir: String { folder.dir }
 
     private let rules = """
     rule "cc is for information only"
@@ -38,33 +38,17 @@ final class RunIntegrationTests: XCTestCase {
         server = try DovecotServer.shared()
         user = try server.makeUser("run")
         try server.createMailbox(user: user, "Lists/dev")
-        dir = NSTemporaryDirectory() + "triage-run-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
-        try rules.write(toFile: dir + "/rules/test.rules", atomically: true, encoding: .utf8)
-        try DovecotServer.password.write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+        folder = try TestFolder("run", rules: rules)
         try writeConfig()
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
+        folder?.remove()
     }
 
     private func writeConfig(host: String = "localhost", caFile: String? = nil, passwordFile: String = "pw") throws {
-        let text = """
-        [triage]
-        me = me@example.test
-        rules = rules
-        store = store
-        timezone = UTC
-
-        [account test]
-        url = imaps://\(host):\(server.imapsPort)
-        user = \(user)
-        password_command = cat \(dir)/\(passwordFile)
-        ca_file = \(caFile ?? server.caFile)
-        mailboxes = INBOX
-        """
-        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        try folder.writeConfig(url: "imaps://\(host):\(server.imapsPort)", user: user, caFile: caFile ?? server.caFile,
+                               passwordFile: passwordFile)
     }
 
     // MARK: - Messages
@@ -96,7 +80,7 @@ final class RunIntegrationTests: XCTestCase {
     // MARK: - Helpers
 
     private func triage(_ args: String..., environment: [String: String] = [:]) throws -> TriageProcess.Result {
-        try TriageProcess.run(args + ["--config", config], environment: environment)
+        try folder.triage(args, environment: environment)
     }
 
     /// Everything a run may change: the server's folders (file names carry the flags

@@ -39,12 +39,14 @@ final class FuzzFindingTests: XCTestCase {
         }
     }
 
-    func testCutEscapeDetection() {
-        let cases: [(String, Bool)] = [("", false), ("=", false), ("a=4", true), ("=41", false), ("=4", true),
-                                       ("a=41=4", true), ("a=4=", false), ("=\r\n=4", true), ("=\n=4", true),
-                                       ("=\r=4", true), ("a=\r", false), ("=3=4", false)]
+    func testInvalidEscapesAreWrittenAsEscapedEquals() {
+        let cases: [(String, String)] = [("", ""), ("=", "=3D"), ("a=4", "a=3D4"), ("=41", "=41"), ("=4", "=3D4"),
+                                         ("a=41=4", "a=41=3D4"), ("a=4=", "a=3D4=3D"), ("=\r\n=4", "=\r\n=3D4"),
+                                         ("=\n=4", "=\n=3D4"), ("a=\r", "a=\r"), ("= \t\r\nx", "= \t\r\nx"),
+                                         ("=od =UTF8 =c3=a9", "=3Dod =3DUTF8 =c3=a9")]
         for (text, expected) in cases {
-            XCTAssertEqual(MIMEWalker.endsInCutEscape(Array(text.utf8)), expected, text.debugDescription)
+            XCTAssertEqual(String(decoding: MIMEWalker.keepingInvalidEscapes(Array(text.utf8)), as: UTF8.self),
+                           expected, text.debugDescription)
         }
     }
 }

@@ -15,9 +15,10 @@ public struct FetchedMessage: Hashable, Sendable {
     public var header: [UInt8]
     /// The start of the body (up to the connection's body prefix length).
     public var bodyPrefix: [UInt8]
-    /// Attachment file names from the server's view of the MIME structure (IMAP
-    /// BODYSTRUCTURE), complete even when `bodyPrefix` is cut short; nil when the
-    /// source cannot tell (then parse `bytes`).
+    /// Attachment names from the server's view of the MIME structure (IMAP
+    /// BODYSTRUCTURE), complete even when `bodyPrefix` is cut short, already decoded
+    /// as the message parser decodes them; nil when the source cannot tell (then
+    /// parse `bytes`).
     public var attachments: [String]?
 
     /// Creates a fetched message.

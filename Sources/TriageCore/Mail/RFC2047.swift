@@ -1,6 +1,8 @@
 import Foundation
 
-/// RFC 2047 encoded-words (`=?UTF-8?Q?...?=`) for non-ASCII header text.
+/// RFC 2047 encoded-words (`=?UTF-8?Q?...?=`) for non-ASCII header text that
+/// triage writes (the digest). Reading them is TriageMIME's (`HeaderText`), the
+/// one decoder for every charset and every path.
 ///
 /// The encoder splits after a space where it can, else on character boundaries
 /// (grapheme clusters, or Unicode scalars when one cluster alone is too long),
@@ -114,110 +116,5 @@ public enum RFC2047 {
             payload = String(decoding: out, as: UTF8.self)
         }
         return prefix + encoding.rawValue + "?" + payload + "?="
-    }
-
-    /// Decodes the encoded-words in a header value (UTF-8, US-ASCII and
-    /// ISO-8859-1 charsets), dropping the white space between adjacent words as
-    /// RFC 2047 section 6.2 requires. Anything else is kept as it is, except
-    /// control characters, which become spaces (`ControlCharacters`): the result
-    /// is one line that is safe to show.
-    public static func decode(_ value: String) -> String {
-        ControlCharacters.replaced(in: decodeKeepingControls(value))
-    }
-
-    private static func decodeKeepingControls(_ value: String) -> String {
-        let chars = Array(value.unicodeScalars)
-        var out = String.UnicodeScalarView()
-        var pendingSpace = String.UnicodeScalarView()
-        var previousWasWord = false
-        var i = 0
-        while i < chars.count {
-            if let (decoded, end) = decodeWord(chars, at: i) {
-                if !previousWasWord { out += pendingSpace }
-                pendingSpace = String.UnicodeScalarView()
-                out += decoded.unicodeScalars
-                previousWasWord = true
-                i = end
-                continue
-            }
-            let c = chars[i]
-            if c == " " || c == "\t" || c == "\r" || c == "\n" {
-                if c == " " || c == "\t" { pendingSpace.append(c) }
-                i += 1
-                continue
-            }
-            out += pendingSpace
-            pendingSpace = String.UnicodeScalarView()
-            out.append(c)
-            previousWasWord = false
-            i += 1
-        }
-        out += pendingSpace
-        return String(out)
-    }
-
-    /// Decodes one `=?charset?enc?text?=` at `start`, returning the text and the index after it.
-    private static func decodeWord(_ s: [Unicode.Scalar], at start: Int) -> (String, Int)? {
-        guard start + 1 < s.count, s[start] == "=", s[start + 1] == "?" else { return nil }
-        var parts: [String] = []
-        var i = start + 2
-        var field = ""
-        while i < s.count, parts.count < 2 {
-            let c = s[i]
-            if c == "?" { parts.append(field); field = "" } else if c == " " || c == "\t" { return nil } else {
-                field.unicodeScalars.append(c)
-            }
-            i += 1
-        }
-        guard parts.count == 2 else { return nil }
-        var text = [UInt8]()
-        while i + 1 < s.count, !(s[i] == "?" && s[i + 1] == "=") {
-            guard s[i].isASCII, s[i] != " " else { return nil }
-            text.append(UInt8(s[i].value))
-            i += 1
-        }
-        guard i + 1 < s.count else { return nil }
-        let charset = parts[0].split(separator: "*").first.map { $0.lowercased() } ?? ""
-        var bytes: [UInt8]
-        switch parts[1].uppercased() {
-        case "B":
-            guard let decoded = base64(text) else { return nil }
-            bytes = decoded
-        case "Q":
-            bytes = []
-            var j = 0
-            while j < text.count {
-                let c = text[j]
-                if c == UInt8(ascii: "_") { bytes.append(32); j += 1; continue }
-                if c == UInt8(ascii: "="), j + 2 < text.count,
-                   let v = UInt8(String(decoding: text[j + 1...j + 2], as: UTF8.self), radix: 16) {
-                    bytes.append(v); j += 3; continue
-                }
-                bytes.append(c); j += 1
-            }
-        default:
-            return nil
-        }
-        let decoded: String
-        switch charset {
-        case "utf-8", "utf8", "us-ascii":
-            decoded = String(decoding: bytes, as: UTF8.self)
-        case "iso-8859-1", "latin1":
-            decoded = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
-        default:
-            return nil
-        }
-        return (decoded, i + 2)
-    }
-
-    /// The bytes of a B word's text. Some senders leave the padding out, so it is
-    /// restored, and white space is skipped; any other character outside the
-    /// alphabet makes the word undecodable, and it is then kept as it is.
-    private static func base64(_ text: [UInt8]) -> [UInt8]? {
-        var chars = text.filter { $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: " ") }
-        if !chars.contains(UInt8(ascii: "=")) {
-            chars += Array(repeating: UInt8(ascii: "="), count: (4 - chars.count % 4) % 4)
-        }
-        return Data(base64Encoded: Data(chars)).map { Array($0) }
     }
 }

@@ -372,7 +372,7 @@ public struct MailboxRunner {
     private func makeMessage(_ item: FetchedMessage) -> Message {
         var message = parse(item.bytes)
         message.size = item.size
-        if let names = item.attachments { message.attachments = names.map(RFC2047.decode) }
+        if let names = item.attachments { message.attachments = names }
         message.server = item.serverFacts(account: account, mailbox: mailbox)
         return message
     }

@@ -4,8 +4,8 @@
 /// A control character reaching a terminal is an instruction, not text: ESC and
 /// the C1 CSI (U+009B) start sequences that set the window title, clear the
 /// screen or recolour; a bare CR moves back over what was printed; CR or LF inside
-/// a one-line value forges whole output lines. Header decoding (TriageMIME,
-/// `RFC2047.decode`), placeholders, the iCalendar export and every write to the
+/// a one-line value forges whole output lines. Header decoding (TriageMIME's
+/// `HeaderText`), placeholders, the iCalendar export and every write to the
 /// terminal go through `replaced(in:keepingLineBreaks:)`, so each place agrees on
 /// what a control is.
 public enum ControlCharacters {

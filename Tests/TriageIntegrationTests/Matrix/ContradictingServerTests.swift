@@ -11,27 +11,10 @@ final class ContradictingServerTests: XCTestCase {
     rule "news" when from:news@letters.example then mark read
     """
 
-    private func sandbox(_ server: PackagedIMAPServer, user: String) throws -> (dir: String, config: String) {
-        let dir = NSTemporaryDirectory() + "triage-mailutils-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
-        try rules.write(toFile: dir + "/rules/test.rules", atomically: true, encoding: .utf8)
-        try server.password.write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
-        try """
-        [triage]
-        me = me@example.test
-        rules = rules
-        store = store
-        timezone = UTC
-
-        [account test]
-        url = imaps://localhost:\(server.imapsPort)
-        user = \(user)
-        password_command = cat \(dir)/pw
-        ca_file = \(server.caFile)
-        mailboxes = INBOX
-
-        """.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
-        return (dir, dir + "/triage.conf")
+    private func sandbox(_ server: PackagedIMAPServer, user: String) throws -> TestFolder {
+        let folder = try TestFolder("mailutils", rules: rules, password: server.password)
+        try folder.writeConfig(url: "imaps://localhost:\(server.imapsPort)", user: user, caFile: server.caFile)
+        return folder
     }
 
     /// Message `i` of kind 2 (boss) or 5 (newsletter) or 6 (plain), cycling.
@@ -57,10 +40,10 @@ final class ContradictingServerTests: XCTestCase {
         let server = try PackagedIMAPServer.mailutils()
         let user = try server.makeUser("contradiction")
         try server.append(user: user, corpus("a", 6))
-        let (dir, config) = try sandbox(server, user: user)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let box = try sandbox(server, user: user)
+        defer { box.remove() }
 
-        let run = try TriageProcess.run(["run", "--all", "--verbose", "--config", config])
+        let run = try box.triage(["run", "--all", "--verbose"])
         XCTAssertEqual(run.status, 0, run.err)
         XCTAssertTrue(run.out.contains("6 messages processed"), run.out)
         XCTAssertTrue(run.err.contains("UID SEARCH found 0") && run.err.contains("UID FETCH found 6"), run.err)
@@ -77,14 +60,14 @@ final class ContradictingServerTests: XCTestCase {
         let server = try PackagedIMAPServer.mailutils()
         let user = try server.makeUser("contradiction-cron")
         try server.append(user: user, corpus("old", 3))
-        let (dir, config) = try sandbox(server, user: user)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let box = try sandbox(server, user: user)
+        defer { box.remove() }
 
-        let first = try TriageProcess.run(["run", "--verbose", "--config", config])
+        let first = try box.triage(["run", "--verbose"])
         XCTAssertEqual(first.status, 0, first.err)
         XCTAssertTrue(first.out.contains("remembering UID 3;"), first.out)
         try server.append(user: user, corpus("new", 2))
-        let cron = try TriageProcess.run(["run", "--config", config])
+        let cron = try box.triage(["run"])
         XCTAssertEqual(cron.status, 0, cron.err)
         XCTAssertTrue(cron.err.contains("UID FETCH found 2"), cron.err)
         let flags = try state(server, user: user)

@@ -13,32 +13,15 @@ final class FolderNamespaceIntegrationTests: XCTestCase {
     private func resolves(on server: any IMAPTestServer, expected: String) throws {
         let user = try server.makeUser("namespace")
         try server.createFolders(user: user, ["NoPush", "Lists/dev", "Lists/other", "Lists/third"])
-        let dir = NSTemporaryDirectory() + "triage-namespace-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try """
-        rule "lists" when list:dev.lists.example then move "Lists/dev"
-        rule "no push" when subject:quiet then move "NoPush"
-        rule "in other" when in:Lists/other header:Message-ID:o1* then move "NoPush"
-        rule "in third" when in:Lists/third then move "NoPush"
-        """.write(toFile: dir + "/rules/test.rules", atomically: true, encoding: .utf8)
-        try server.password.write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
-        let config = dir + "/triage.conf"
-        try """
-        [triage]
-        me = me@example.test
-        rules = rules
-        store = store
-        timezone = UTC
-
-        [account test]
-        url = imaps://localhost:\(server.imapsPort)
-        user = \(user)
-        password_command = cat \(dir)/pw
-        ca_file = \(server.caFile)
-        mailboxes = INBOX, Lists/other, \(server.serverName("Lists/third"))
-
-        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let box = try TestFolder("namespace", rules: """
+            rule "lists" when list:dev.lists.example then move "Lists/dev"
+            rule "no push" when subject:quiet then move "NoPush"
+            rule "in other" when in:Lists/other header:Message-ID:o1* then move "NoPush"
+            rule "in third" when in:Lists/third then move "NoPush"
+            """, password: server.password)
+        defer { box.remove() }
+        try box.writeConfig(url: "imaps://localhost:\(server.imapsPort)", user: user, caFile: server.caFile,
+                            mailboxes: "INBOX, Lists/other, \(server.serverName("Lists/third"))")
         try server.append(user: user, [
             SeedMessage(text: RunSandbox.message("l1", kind: 3).text),
             SeedMessage(text: TestMessages.plain(id: "q1", subject: "Be quiet")),
@@ -47,12 +30,12 @@ final class FolderNamespaceIntegrationTests: XCTestCase {
         try server.append(user: user, folder: "Lists/other", [SeedMessage(text: TestMessages.plain(id: "o1", subject: "Other"))])
         try server.append(user: user, folder: "Lists/third", [SeedMessage(text: TestMessages.plain(id: "t1", subject: "Third"))])
 
-        let check = try TriageProcess.run(["check", "--connect", "--config", config])
+        let check = try box.triage(["check", "--connect"])
         XCTAssertEqual(check.status, 0, "\(server.name): \(check.err)")
         XCTAssertTrue(check.out.contains("test: folder \"Lists/dev\" is \"\(expected)\" on localhost:\(server.imapsPort)"), "\(server.name): \(check.out)")
         XCTAssertTrue(check.out.contains("test: folder \"INBOX\" is \"INBOX\""), "\(server.name): \(check.out)")
 
-        let run = try TriageProcess.run(["run", "--all", "--verbose", "--config", config])
+        let run = try box.triage(["run", "--all", "--verbose"])
         XCTAssertEqual(run.status, 0, "\(server.name): \(run.err)")
         XCTAssertTrue(run.out.contains("folder \"NoPush\" is \"\(server.serverName("NoPush"))\""), "\(server.name): \(run.out)")
         // `mailboxes = Lists/other` is opened by its server name too.
@@ -75,8 +58,8 @@ final class FolderNamespaceIntegrationTests: XCTestCase {
         XCTAssertEqual(try ids("INBOX"), ["p1"], server.name)
 
         // A folder missing on the server: check --connect names the server's name, exit 78.
-        try "rule \"x\" when subject:x then move \"Lists/gone\"\n".write(toFile: dir + "/rules/more.rules", atomically: true, encoding: .utf8)
-        let missing = try TriageProcess.run(["check", "--connect", "--config", config])
+        try "rule \"x\" when subject:x then move \"Lists/gone\"\n".write(toFile: box.dir + "/rules/more.rules", atomically: true, encoding: .utf8)
+        let missing = try box.triage(["check", "--connect"])
         XCTAssertEqual(missing.status, 78, "\(server.name): \(missing.err)")
         XCTAssertTrue(missing.err.contains("\"\(server.serverName("Lists/gone"))\" does not exist"), "\(server.name): \(missing.err)")
     }

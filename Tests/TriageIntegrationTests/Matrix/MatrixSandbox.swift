@@ -7,13 +7,10 @@ import XCTest
 /// `RunSandbox` (every action kind), a `file:` digest outbox and a webhook: the
 /// server-facing scenarios of `ServerMatrix` run against each server through this.
 /// Mail goes on the server over IMAP (APPEND), so the same code serves every server.
-final class MatrixSandbox {
+final class MatrixSandbox: TestFolderOwner {
     let server: any IMAPTestServer
     let user: String
-    let dir: String
-    var config: String { dir + "/triage.conf" }
-    var store: String { dir + "/store" }
-    var outbox: String { dir + "/outbox" }
+    let folder: TestFolder
     /// The folders the rules touch, in rule form.
     static let folders = ["INBOX", "Lists/dev", "Archive"]
 
@@ -21,48 +18,16 @@ final class MatrixSandbox {
         self.server = server
         user = try server.makeUser(purpose)
         try server.createFolders(user: user, Self.folders.filter { $0 != "INBOX" })
-        let base = FileManager.default.isWritableFile(atPath: "/dev/shm") ? "/dev/shm/" : NSTemporaryDirectory()
-        dir = base + "triage-matrix-\(purpose)-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
         let webhook = "http://127.0.0.1:\(try WebhookTestServer.shared().httpPort)/hook/matrix-\(purpose)"
-        try RunSandbox.rules(webhook: webhook).write(toFile: dir + "/rules/test.rules", atomically: true, encoding: .utf8)
-        try server.password.write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+        folder = try TestFolder("matrix-\(purpose)", rules: RunSandbox.rules(webhook: webhook), password: server.password, tmpfs: true)
         try writeConfig()
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: dir)
     }
 
     /// The account over `scheme` (imaps or imap with STARTTLS), verified with `caFile`
     /// (default: the server's test CA).
     func writeConfig(scheme: String = "imaps", caFile: String? = nil) throws {
-        let text = """
-        [triage]
-        me = me@example.test
-        rules = rules
-        store = store
-        timezone = UTC
-
-        [account test]
-        url = \(scheme)://localhost:\(scheme == "imaps" ? server.imapsPort : server.imapPort)
-        user = \(user)
-        password_command = cat \(dir)/pw
-        ca_file = \(caFile ?? server.caFile)
-        mailboxes = INBOX
-
-        [digest]
-        to = me@example.test
-        from = triage@example.test
-        hour = 0
-        smtp = file:\(outbox)
-
-        """
-        try text.write(toFile: config, atomically: true, encoding: .utf8)
-    }
-
-    func triage(_ args: [String], environment: [String: String] = [:]) throws -> TriageProcess.Result {
-        try TriageProcess.run(args + ["--config", config], environment: environment)
+        try folder.writeConfig(url: "\(scheme)://localhost:\(scheme == "imaps" ? server.imapsPort : server.imapPort)",
+                               user: user, caFile: caFile ?? server.caFile, digest: true)
     }
 
     /// `triage ARGS --verbose` with the IMAP trace; returns the result and the commands sent.
@@ -104,45 +69,29 @@ final class MatrixSandbox {
         var lines: [String] = []
         let connection = try server.connection(user: user)
         defer { connection.close() }
-        for folder in Self.folders {
-            _ = try connection.open(server.serverName(folder), readOnly: true)
+        for name in Self.folders {
+            _ = try connection.open(server.serverName(name), readOnly: true)
             for item in try connection.fetch(try connection.uids(above: 0)) {
                 let header = String(decoding: item.header, as: UTF8.self)
                 let id = header.range(of: "Message-ID: <").map { String(header[$0.upperBound...].prefix { $0 != ">" }) } ?? "?"
                 let flags = item.flags.subtracting(["\\Recent"]).sorted().joined(separator: " ")
-                lines.append("\(folder) \(id) flags(\(flags)) labels(\(item.labels.sorted().joined(separator: ",")))")
+                lines.append("\(name) \(id) flags(\(flags)) labels(\(item.labels.sorted().joined(separator: ",")))")
             }
         }
-        let uids = try NSRegularExpression(pattern: "\"uid\": [0-9]+")
-        let times = try NSRegularExpression(pattern: "\"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9:]+)\"")
-        if let walker = FileManager.default.enumerator(atPath: store) {
-            for case let path as String in walker where path.hasSuffix(".json") && !path.hasPrefix("state/") {
-                guard !(path as NSString).lastPathComponent.hasPrefix(".") else { continue }
-                let body = (try? String(contentsOfFile: store + "/" + path, encoding: .utf8)) ?? "(unreadable)"
-                let masked = times.stringByReplacingMatches(in: body, range: NSRange(body.startIndex..., in: body), withTemplate: "TIME")
-                // UIDs too: the crash sweep puts the same messages back under new UIDs.
-                let uidMasked = uids.stringByReplacingMatches(in: masked, range: NSRange(masked.startIndex..., in: masked), withTemplate: "\"uid\": UID")
-                lines.append("store \(path): \(uidMasked.replacingOccurrences(of: "\n", with: " "))")
-            }
-        }
-        lines += ((try? FileManager.default.contentsOfDirectory(atPath: outbox)) ?? [])
-            .filter { $0.hasSuffix(".eml") && !$0.hasPrefix(".") }.map { "outbox \($0)" }
+        // UIDs masked too: the crash sweep puts the same messages back under new UIDs.
+        lines += folder.storeLines(maskUIDs: true)
+        lines += folder.outboxFiles().map { "outbox \($0)" }
         return lines.sorted()
     }
 
     // MARK: - Starting point for the crash sweep
 
-    private var template: String { dir + "/template" }
     private var startMessages: [SeedMessage] = []
 
     /// Remembers the store and outbox and the INBOX messages to put back.
     func saveStart(_ messages: [SeedMessage]) throws {
         startMessages = messages
-        try? FileManager.default.removeItem(atPath: template)
-        try FileManager.default.createDirectory(atPath: template, withIntermediateDirectories: true)
-        for folder in [store, outbox] where FileManager.default.fileExists(atPath: folder) {
-            try Spawn.run(["/bin/cp", "-a", folder, template + "/" + (folder as NSString).lastPathComponent])
-        }
+        try folder.saveStoreAndOutbox()
     }
 
     /// Empties every folder and appends the start messages again (new UIDs above the
@@ -150,10 +99,6 @@ final class MatrixSandbox {
     func restoreStart() throws {
         try server.wipe(user: user, Self.folders)
         try server.append(user: user, startMessages)
-        for folder in [store, outbox] {
-            try? FileManager.default.removeItem(atPath: folder)
-            let saved = template + "/" + (folder as NSString).lastPathComponent
-            if FileManager.default.fileExists(atPath: saved) { try Spawn.run(["/bin/cp", "-a", saved, folder]) }
-        }
+        try folder.restoreStoreAndOutbox()
     }
 }

@@ -6,35 +6,22 @@ import XCTest
 /// same when triage itself is stopped, a cap on what it prints, and they run
 /// before `triage run` takes the store lock.
 final class SecretCommandTests: XCTestCase {
-    private var dir = ""
+    private var folder: TestFolder!
+    private var dir: String { folder.dir }
 
     override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "triage-secret-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
-        try "rule \"flag boss\"\n  when from:boss@example.test\n  then flag\n"
-            .write(toFile: dir + "/rules/test.rules", atomically: true, encoding: .utf8)
+        folder = try TestFolder("secret", rules: "rule \"flag boss\"\n  when from:boss@example.test\n  then flag\n")
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: dir)
+        folder?.remove()
     }
 
     /// A configuration with one IMAP account that is never reached (the command comes first).
     private func writeConfig(passwordCommand: String, commandTimeout: Int?) throws {
-        var text = """
-        [triage]
-        rules = rules
-        store = store
-        timezone = UTC
-
-        [account slow]
-        url = imaps://127.0.0.1:1
-        user = me
-        password_command = \(passwordCommand)
-
-        """
-        if let commandTimeout { text += "command_timeout = \(commandTimeout)\n" }
-        try text.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
+        var account = ConfigSection("account slow", ["url": "imaps://127.0.0.1:1", "user": "me", "password_command": passwordCommand])
+        if let commandTimeout { account.lines.append(("command_timeout", "\(commandTimeout)")) }
+        try folder.writeConfig([.triage(me: nil), account])
     }
 
     /// Writes its shell's pid, starts a grandchild that sleeps (holding standard
@@ -71,7 +58,7 @@ final class SecretCommandTests: XCTestCase {
     func testACommandThatNeverEndsIsStoppedWithEverythingItStarted() throws {
         try writeConfig(passwordCommand: sleeper, commandTimeout: 2)
         let start = Date()
-        let run = try TriageProcess.run(["run", "--config", dir + "/triage.conf"])
+        let run = try folder.triage(["run"])
         let took = Date().timeIntervalSince(start)
         XCTAssertEqual(run.status, 75, run.err)
         XCTAssertGreaterThanOrEqual(took, 2, "waited the whole command_timeout")
@@ -88,7 +75,7 @@ final class SecretCommandTests: XCTestCase {
         // No command_timeout: the 30 s default. A command that ends at once is not waited for.
         try writeConfig(passwordCommand: "exit 3", commandTimeout: nil)
         let start = Date()
-        let run = try TriageProcess.run(["run", "--config", dir + "/triage.conf"])
+        let run = try folder.triage(["run"])
         XCTAssertEqual(run.status, 75, run.err)
         XCTAssertTrue(run.err.contains("failed with exit status 3"), run.err)
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
@@ -98,7 +85,7 @@ final class SecretCommandTests: XCTestCase {
         try writeConfig(passwordCommand: sleeper, commandTimeout: 600)
         let process = Process()
         process.executableURL = TriageProcess.binary
-        process.arguments = ["run", "--config", dir + "/triage.conf"]
+        process.arguments = ["run", "--config", folder.config]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -118,7 +105,7 @@ final class SecretCommandTests: XCTestCase {
     func testOutputOverTheCapIsRefused() throws {
         // 70,000 bytes, over the 64 KiB cap, then a normal exit.
         try writeConfig(passwordCommand: "head -c 70000 /dev/zero | tr '\\0' x", commandTimeout: 20)
-        let run = try TriageProcess.run(["run", "--config", dir + "/triage.conf"])
+        let run = try folder.triage(["run"])
         XCTAssertEqual(run.status, 78, run.err)
         XCTAssertTrue(run.err.contains("password_command of [account slow] printed more than 64 KiB"), run.err)
         XCTAssertFalse(run.err.contains("xxxxxxxx"), "the output is not shown")
@@ -126,13 +113,13 @@ final class SecretCommandTests: XCTestCase {
         // Endless output is cut off at the cap, not at the timeout.
         try writeConfig(passwordCommand: "yes", commandTimeout: 20)
         let start = Date()
-        let endless = try TriageProcess.run(["run", "--config", dir + "/triage.conf"])
+        let endless = try folder.triage(["run"])
         XCTAssertEqual(endless.status, 78, endless.err)
         XCTAssertLessThan(Date().timeIntervalSince(start), 10)
 
         // The control: 60,000 bytes are under the cap and pass (the login then fails on the closed port).
         try writeConfig(passwordCommand: "head -c 60000 /dev/zero | tr '\\0' x", commandTimeout: 20)
-        let under = try TriageProcess.run(["run", "--config", dir + "/triage.conf"])
+        let under = try folder.triage(["run"])
         XCTAssertFalse(under.err.contains("64 KiB"), under.err)
         XCTAssertEqual(under.status, 75, under.err)
     }
@@ -141,7 +128,7 @@ final class SecretCommandTests: XCTestCase {
         // `read` fails at once on /dev/null; on an inherited terminal or pipe it would wait.
         try writeConfig(passwordCommand: "if read line; then echo got-input; else echo no-input > \(dir)/stdin; fi; exit 1",
                         commandTimeout: 5)
-        let run = try TriageProcess.run(["run", "--config", dir + "/triage.conf"], input: Data("typed\n".utf8))
+        let run = try TriageProcess.run(["run", "--config", folder.config], input: Data("typed\n".utf8))
         XCTAssertEqual(run.status, 75, run.err)
         XCTAssertEqual(try String(contentsOfFile: dir + "/stdin", encoding: .utf8), "no-input\n")
     }
@@ -173,30 +160,17 @@ final class SecretCommandTests: XCTestCase {
     func testTheDigestPasswordCommandIsBoundedAndRunsBeforeTheLock() throws {
         let smtp = try SMTPTestServer.shared()
         try """
-        '\(TriageProcess.binary.path)' remind add 'digest meanwhile' in 1 days --config '\(dir)/triage.conf' > '\(dir)/second.out' 2>&1
+        '\(TriageProcess.binary.path)' remind add 'digest meanwhile' in 1 days --config '\(folder.config)' > '\(dir)/second.out' 2>&1
         echo $? > '\(dir)/second.rc'
         exec sleep 1000
         """.write(toFile: dir + "/pw.sh", atomically: true, encoding: .utf8)
-        try """
-        [triage]
-        rules = rules
-        store = store
-        timezone = UTC
-
-        [digest]
-        to = me@example.test
-        from = triage@example.test
-        hour = 0
-        send_empty = yes
-        smtp = smtp://localhost:\(smtp.starttlsPort)
-        ca_file = \(smtp.caFile)
-        user = \(SMTPTestServer.user)
-        password_command = sh \(dir)/pw.sh
-        command_timeout = 2
-
-        """.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
+        try folder.writeConfig([.triage(me: nil), ConfigSection("digest", [
+            "to": "me@example.test", "from": "triage@example.test", "hour": "0", "send_empty": "yes",
+            "smtp": "smtp://localhost:\(smtp.starttlsPort)", "ca_file": smtp.caFile, "user": SMTPTestServer.user,
+            "password_command": "sh \(dir)/pw.sh", "command_timeout": "2",
+        ])])
         let start = Date()
-        let run = try TriageProcess.run(["run", "--config", dir + "/triage.conf"])
+        let run = try folder.triage(["run"])
         XCTAssertLessThan(Date().timeIntervalSince(start), 8)
         XCTAssertEqual(run.status, 75, run.err)
         XCTAssertTrue(run.err.contains("password_command of [digest] did not finish within 2 s"), run.err)

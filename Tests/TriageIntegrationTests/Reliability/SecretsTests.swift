@@ -82,35 +82,22 @@ final class SecretsTests: XCTestCase {
         let dovecot = try DovecotServer.shared()
         let fake = try FakeIMAPServer(.gmail, dovecot: dovecot)
         defer { fake.stop() }
-        let dir = NSTemporaryDirectory() + "triage-token-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
-        try "rule \"all\" when from:example.test then label \"seen it\", queue later\n"
-            .write(toFile: dir + "/rules/a.rules", atomically: true, encoding: .utf8)
         let token = "ya29.tok-SECRET-4f7d2"
-        try """
-        [triage]
-        me = me@example.test
-        rules = rules
-        store = store
-        timezone = UTC
-
-        [account gmail]
-        url = imaps://localhost:\(fake.port)
-        user = me@gmail.example
-        oauth2_token_command = echo \(token)
-        ca_file = \(dovecot.caFile)
-        """.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
-        let run = try TriageProcess.run(["run", "--all", "--verbose", "--config", dir + "/triage.conf"],
-                                        environment: ["TRIAGE_TRACE": "1"])
+        let box = try TestFolder("token", rules: "rule \"all\" when from:example.test then label \"seen it\", queue later\n")
+        defer { box.remove() }
+        try box.writeConfig([.triage(), ConfigSection("account gmail", [
+            "url": "imaps://localhost:\(fake.port)", "user": "me@gmail.example", "oauth2_token_command": "echo \(token)",
+            "ca_file": dovecot.caFile,
+        ])])
+        let run = try box.triage(["run", "--all", "--verbose"], environment: ["TRIAGE_TRACE": "1"])
         XCTAssertEqual(run.status, 0, run.err)
         XCTAssertTrue(run.err.contains("AUTHENTICATE XOAUTH2 ***"), run.err)
         XCTAssertTrue(fake.commands.contains { $0.contains("auth=Bearer \(token)") }, "the control: the token was sent")
-        let outputs = [("stdout", run.out), ("stderr", run.err)] + files(under: dir + "/store")
+        let outputs = [("stdout", run.out), ("stderr", run.err)] + files(under: box.store)
         for form in forms(token, user: "me@gmail.example") {
             for (name, text) in outputs { XCTAssertFalse(text.contains(form), "\(name) shows the token (\(form))") }
         }
-        try assertPrivate(dir + "/store", atLeast: 8)  // root, lock, state, queue and their folders
+        try assertPrivate(box.store, atLeast: 8)  // root, lock, state, queue and their folders
     }
 }
 

@@ -28,23 +28,13 @@ final class TLSRefusalTests: XCTestCase {
         XCTAssertFalse(server.log().contains("user=<\(user)>"), "the server saw a login attempt")
 
         // The same through `triage run` (over STARTTLS this time).
-        let dir = NSTemporaryDirectory() + "triage-expired-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
-        try "rule \"r\" when from:x.test then flag\n".write(toFile: dir + "/rules/r.rules", atomically: true, encoding: .utf8)
-        try """
-        [triage]
-        rules = rules
-        store = store
-
-        [account expired]
-        url = imap://127.0.0.5:\(server.imapPort)
-        user = \(user)
-        password = \(DovecotServer.password)
-        ca_file = \(server.caFile)
-        """.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
-        chmod(dir + "/triage.conf", 0o600)
-        let run = try TriageProcess.run(["run", "--config", dir + "/triage.conf"])
+        let box = try TestFolder("expired", rules: "rule \"r\" when from:x.test then flag\n")
+        defer { box.remove() }
+        try box.writeConfig([.triage(me: nil, timezone: nil), ConfigSection("account expired", [
+            "url": "imap://127.0.0.5:\(server.imapPort)", "user": user,
+            "password": DovecotServer.password, "ca_file": server.caFile,
+        ])])
+        let run = try box.triage(["run"])
         XCTAssertEqual(run.status, 75, run.err)
         XCTAssertTrue(run.err.contains("127.0.0.5:\(server.imapPort)") && run.err.contains("expired"), run.err)
         XCTAssertFalse(server.log().contains("user=<\(user)>"), "the server saw a login attempt")
@@ -53,21 +43,13 @@ final class TLSRefusalTests: XCTestCase {
     func testServerWithoutSTARTTLSIsRefusedBeforeLogin() throws {
         let fake = try FakeIMAPServer(.nostarttls, dovecot: server)
         defer { fake.stop() }
-        let dir = NSTemporaryDirectory() + "triage-nostarttls-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
-        try "rule \"r\" when from:x.test then flag\n".write(toFile: dir + "/rules/r.rules", atomically: true, encoding: .utf8)
-        try """
-        [triage]
-        rules = rules
-        store = store
-
-        [account plain]
-        url = imap://localhost:\(fake.port)
-        user = me@example.test
-        password_command = echo never-sent-pw
-        """.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
-        let run = try TriageProcess.run(["run", "--config", dir + "/triage.conf"])
+        let box = try TestFolder("nostarttls", rules: "rule \"r\" when from:x.test then flag\n")
+        defer { box.remove() }
+        try box.writeConfig([.triage(me: nil, timezone: nil), ConfigSection("account plain", [
+            "url": "imap://localhost:\(fake.port)", "user": "me@example.test",
+            "password_command": "echo never-sent-pw",
+        ])])
+        let run = try box.triage(["run"])
         XCTAssertEqual(run.status, 75, run.err)
         XCTAssertTrue(run.err.contains("localhost:\(fake.port)") && run.err.contains("does not offer STARTTLS"), run.err)
         XCTAssertFalse(fake.commands.contains { $0.contains("LOGIN") || $0.contains("AUTHENTICATE") }, "\(fake.commands)")
@@ -78,24 +60,14 @@ final class TLSRefusalTests: XCTestCase {
     /// nothing of GnuTLS's own ("GnuTLS error: An unexpected TLS packet was
     /// received.", printed by libetpan through gnutls_perror) on standard error.
     func testWrongPortIsAConfigurationErrorWithoutRawGnuTLSOutput() throws {
-        let dir = NSTemporaryDirectory() + "triage-wrongport-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
-        try "rule \"r\" when from:x.test then flag\n".write(toFile: dir + "/rules/r.rules", atomically: true, encoding: .utf8)
+        let box = try TestFolder("wrongport", rules: "rule \"r\" when from:x.test then flag\n")
+        defer { box.remove() }
         let user = try server.makeUser("wrongport")
-        try """
-        [triage]
-        rules = rules
-        store = store
-
-        [account wrongport]
-        url = imaps://localhost:\(server.imapPort)
-        user = \(user)
-        password = \(DovecotServer.password)
-        ca_file = \(server.caFile)
-        """.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
-        chmod(dir + "/triage.conf", 0o600)
-        let run = try TriageProcess.run(["run", "--config", dir + "/triage.conf"])
+        try box.writeConfig([.triage(me: nil, timezone: nil), ConfigSection("account wrongport", [
+            "url": "imaps://localhost:\(server.imapPort)", "user": user,
+            "password": DovecotServer.password, "ca_file": server.caFile,
+        ])])
+        let run = try box.triage(["run"])
         XCTAssertEqual(run.status, 78, run.err)
         XCTAssertTrue(run.err.contains("localhost:\(server.imapPort): port \(server.imapPort) greets in plain text"), run.err)
         XCTAssertFalse(run.err.contains("GnuTLS"), run.err)

@@ -19,7 +19,7 @@ import XCTest
 /// file bound over /etc/hosts, so the machine's own resolution is never touched.
 final class TLSTableTests: XCTestCase {
     private var dovecot: DovecotServer!
-    private var dir = ""
+    private var folder: TestFolder!
 
     /// One case of the table: the host triage is told, and what must happen.
     private struct Case {
@@ -76,57 +76,37 @@ final class TLSTableTests: XCTestCase {
 
     override func setUpWithError() throws {
         dovecot = try DovecotServer.shared()
-        dir = NSTemporaryDirectory() + "triage-tls-table-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
-        try "rule \"r\" when from:nobody.test then flag\n".write(toFile: dir + "/rules/r.rules", atomically: true, encoding: .utf8)
-        try Self.hosts.write(toFile: dir + "/hosts", atomically: true, encoding: .utf8)
+        folder = try TestFolder("tls-table", rules: "rule \"r\" when from:nobody.test then flag\n")
+        try Self.hosts.write(toFile: folder.dir + "/hosts", atomically: true, encoding: .utf8)
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
+        folder?.remove()
     }
 
-    /// Runs `triage ARGS` in its own mount namespace with the cases' hosts file.
+    /// Runs `triage ARGS --config CONFIG` in its own mount namespace with the cases' hosts file.
     private func triage(_ args: [String], environment: [String: String] = [:]) throws -> TriageProcess.Result {
         try TriageProcess.run(["--mount", "/bin/sh", "-c", "mount --bind \"$0\" /etc/hosts && exec \"$@\"",
-                               dir + "/hosts", TriageProcess.binary.path] + args,
+                               folder.dir + "/hosts", TriageProcess.binary.path] + args + ["--config", folder.config],
                               environment: environment, executable: URL(fileURLWithPath: "/usr/bin/unshare"))
     }
 
     private func checkIMAP(_ item: Case, scheme: String, user: String) throws {
         let label = "IMAP \(scheme) \(item.name)"
         let port = scheme == "imaps" ? dovecot.imapsPort : dovecot.imapPort
-        try """
-        [triage]
-        rules = rules
-        store = store
-
-        [account table]
-        url = \(scheme)://\(item.host):\(port)
-        user = \(user)
-        password = \(DovecotServer.password)
-        ca_file = \(dovecot.caFile)
-        timeout = 5
-        """.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
-        chmod(dir + "/triage.conf", 0o600)
+        try folder.writeConfig([.triage(me: nil, timezone: nil), ConfigSection("account table", [
+            "url": "\(scheme)://\(item.host):\(port)", "user": user, "password": DovecotServer.password,
+            "ca_file": dovecot.caFile, "timeout": "5",
+        ])])
         let logBefore = dovecot.log().utf8.count
-        let run = try triage(["run", "--verbose", "--config", dir + "/triage.conf"], environment: ["TRIAGE_TRACE": "1"])
+        let run = try triage(["run", "--verbose"], environment: ["TRIAGE_TRACE": "1"])
         let serverLog = String(decoding: dovecot.log().utf8.dropFirst(logBefore), as: UTF8.self)
-        print("tls table \(label): exit \(run.status): \(run.err.split(separator: "\n").last ?? "")")
         let loginSent = run.err.contains("LOGIN \(user) ***")
         let loginSeen = serverLog.contains("user=<\(user)>")
-        XCTAssertFalse(run.err.contains("GnuTLS"), "\(label): raw GnuTLS output: \(run.err)")
-        guard let refusal = item.refusal else {
-            XCTAssertEqual(run.status, 0, "\(label): \(run.err)")
-            XCTAssertTrue(loginSent && loginSeen, "\(label): the control logs in: \(run.err)\n\(serverLog)")
-            return
-        }
-        XCTAssertEqual(run.status, 75, "\(label): \(run.err)")
-        XCTAssertTrue(run.err.contains("\(item.host):\(port): the server's certificate is not trusted for \(item.host)"),
-                      "\(label): \(run.err)")
-        XCTAssertTrue(run.err.contains(refusal), "\(label): wants \"\(refusal)\": \(run.err)")
-        XCTAssertFalse(loginSent, "\(label): LOGIN was sent: \(run.err)")
-        XCTAssertFalse(loginSeen, "\(label): the server saw a login attempt: \(serverLog)")
+        checkOutcome(item, label, run, untrusted: "\(item.host):\(port): the server's certificate is not trusted for \(item.host)",
+                     control: "logs in: \(serverLog)", reached: [
+                         "LOGIN was sent": loginSent, "the server saw a login attempt: \(serverLog)": loginSeen,
+                     ])
     }
 
     private func checkSMTP(_ item: Case, scheme: String, smtp: PythonTestServerProcess) throws {
@@ -135,22 +115,11 @@ final class TLSTableTests: XCTestCase {
         let listener = "case:\(try XCTUnwrap(Self.smtpCase[address])):\(scheme == "smtps" ? "smtps" : "starttls")"
         let port = smtp.int(listener)
         XCTAssertGreaterThan(port, 0, listener)
-        try """
-        [triage]
-        rules = rules
-        store = store
-        timezone = UTC
-
-        [digest]
-        to = Me <me@example.test>
-        from = triage <triage@example.test>
-        smtp = \(scheme)://\(item.host):\(port)
-        user = \(SMTPTestServer.user)
-        password_command = printf '%s' '\(SMTPTestServer.password)'
-        ca_file = \(dovecot.caFile)
-        send_empty = yes
-        """.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
-        chmod(dir + "/triage.conf", 0o600)
+        try folder.writeConfig([.triage(me: nil), ConfigSection("digest", [
+            "to": "Me <me@example.test>", "from": "triage <triage@example.test>", "smtp": "\(scheme)://\(item.host):\(port)",
+            "user": SMTPTestServer.user, "password_command": "printf '%s' '\(SMTPTestServer.password)'",
+            "ca_file": dovecot.caFile, "send_empty": "yes",
+        ])])
         // Two cases share a listener (by address and by name): count what this run adds.
         let auths = {
             ((try? String(contentsOf: smtp.workDirectory.appendingPathComponent("auth.log"), encoding: .utf8)) ?? "")
@@ -161,22 +130,32 @@ final class TLSTableTests: XCTestCase {
                 .filter { $0.hasSuffix("-\(listener).eml") }.count
         }
         let (authsBefore, mailsBefore) = (auths(), mails())
-        let run = try triage(["digest", "--send", "--force", "--config", dir + "/triage.conf"])
+        let run = try triage(["digest", "--send", "--force"])
         let authSeen = auths() > authsBefore
-        print("tls table \(label): exit \(run.status): \(run.err.split(separator: "\n").last ?? "")")
         let received = mails() > mailsBefore
+        checkOutcome(item, label, run, untrusted: "TLS with the SMTP server \(item.host):\(port) failed: "
+                                                  + "the server's certificate is not trusted for \(item.host)",
+                     control: "authenticates and delivers", reached: [
+                         "the server got an AUTH command": authSeen, "the server got the message": received,
+                     ])
+    }
+
+    /// What every case checks of its run: no raw GnuTLS output; an accepted case exits 0
+    /// and reached the server (`reached`, every one: the control); a refused case exits
+    /// 75 with `untrusted` and the refusal's words, and reached nothing of `reached`.
+    private func checkOutcome(_ item: Case, _ label: String, _ run: TriageProcess.Result, untrusted: String,
+                              control: String, reached: KeyValuePairs<String, Bool>) {
+        print("tls table \(label): exit \(run.status): \(run.err.split(separator: "\n").last ?? "")")
         XCTAssertFalse(run.err.contains("GnuTLS"), "\(label): raw GnuTLS output: \(run.err)")
         guard let refusal = item.refusal else {
             XCTAssertEqual(run.status, 0, "\(label): \(run.err)")
-            XCTAssertTrue(authSeen && received, "\(label): the control authenticates and delivers: \(run.err)")
+            XCTAssertTrue(reached.allSatisfy(\.value), "\(label): the control \(control): \(run.err)")
             return
         }
         XCTAssertEqual(run.status, 75, "\(label): \(run.err)")
-        XCTAssertTrue(run.err.contains("TLS with the SMTP server \(item.host):\(port) failed: "
-                                       + "the server's certificate is not trusted for \(item.host)"), "\(label): \(run.err)")
+        XCTAssertTrue(run.err.contains(untrusted), "\(label): \(run.err)")
         XCTAssertTrue(run.err.contains(refusal), "\(label): wants \"\(refusal)\": \(run.err)")
-        XCTAssertFalse(authSeen, "\(label): the server got an AUTH command")
-        XCTAssertFalse(received, "\(label): the server got the message")
+        for (what, seen) in reached { XCTAssertFalse(seen, "\(label): \(what): \(run.err)") }
     }
 
     private static func address(of host: String) -> String? {

@@ -41,32 +41,18 @@ final class DovecotServer: @unchecked Sendable {
         return server
     }
 
-    private static var script: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Servers/dovecot.sh").path
-    }
+    private static let script = ServerScript("dovecot.sh")
 
     private init() throws {
         directory = NSTemporaryDirectory() + "triage-dovecot-\(getpid())"
-        try? FileManager.default.removeItem(atPath: directory)
-        try Self.run(["start", directory])
-        let ports = try String(contentsOfFile: directory + "/ports", encoding: .utf8)
-        var values: [String: UInt16] = [:]
-        for line in ports.split(separator: "\n") {
-            let parts = line.split(separator: "=")
-            if parts.count == 2 { values[String(parts[0])] = UInt16(parts[1]) }
-        }
-        guard let imap = values["imap"], let imaps = values["imaps"] else {
-            throw NSError(domain: "DovecotServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "bad ports file: \(ports)"])
-        }
-        imapPort = imap
-        imapsPort = imaps
+        let ports = try Self.script.start(in: directory)
+        imapPort = ports["imap"]!
+        imapsPort = ports["imaps"]!
     }
 
     /// Stops the server and removes its folder.
     func stop() {
-        try? Self.run(["stop", directory])
-        try? FileManager.default.removeItem(atPath: directory)
+        Self.script.stop(in: directory)
     }
 
     /// A login nobody has used yet (from the pool dovecot.sh made), with an empty
@@ -110,6 +96,11 @@ final class DovecotServer: @unchecked Sendable {
     /// `F` flagged, `R` answered, `T` deleted) and a delivery time (INTERNALDATE).
     /// Dovecot numbers messages by file name order, so seed in the wanted UID order.
     func seed(user: String, mailbox: String = "INBOX", _ message: String, flags: String = "", date: Date = Date()) throws {
+        try seed(user: user, mailbox: mailbox, bytes: Array(message.utf8), flags: flags, date: date)
+    }
+
+    /// `seed` for a message given as bytes (a fixture that is not valid UTF-8).
+    func seed(user: String, mailbox: String = "INBOX", bytes: [UInt8], flags: String = "", date: Date = Date()) throws {
         lock.lock()
         counter += 1
         let unique = counter
@@ -117,7 +108,7 @@ final class DovecotServer: @unchecked Sendable {
         let seconds = Int(date.timeIntervalSince1970)
         let name = "\(seconds).M\(unique)P\(getpid()).triage-test:2,\(String(flags.sorted()))"
         let path = maildir(user: user, mailbox: mailbox) + "/cur/" + name
-        guard FileManager.default.createFile(atPath: path, contents: Data(message.utf8)) else {
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
             throw NSError(domain: "DovecotServer", code: 2, userInfo: [NSLocalizedDescriptionKey: "cannot write \(path)"])
         }
         try own(path)
@@ -144,10 +135,6 @@ final class DovecotServer: @unchecked Sendable {
         guard chown(path, Self.mailUID, Self.mailUID) == 0 else {
             throw NSError(domain: "DovecotServer", code: 3, userInfo: [NSLocalizedDescriptionKey: "chown \(path): errno \(errno)"])
         }
-    }
-
-    private static func run(_ arguments: [String]) throws {
-        try Spawn.run(["/bin/bash", script] + arguments)
     }
 
     /// Stops the shared server when the test bundle is done.

@@ -72,26 +72,15 @@ final class PackagedIMAPServer: IMAPTestServer, @unchecked Sendable {
         layout = kind == .courier ? .inboxDot : .flat
         owner = nil
         directory = NSTemporaryDirectory() + "triage-\(kind.rawValue)-\(getpid())"
-        try? FileManager.default.removeItem(atPath: directory)
         do {
-            try Spawn.run(["/bin/bash", Self.script(kind), "start", directory])
+            ports = try Self.script(kind).start(in: directory)
         } catch {
             throw NSError(domain: "PackagedIMAPServer", code: 1, userInfo: [NSLocalizedDescriptionKey:
                 "\(kind.rawValue) did not start (Tests/Servers/\(kind.rawValue).sh; scripts/install-deps --test installs "
                 + "what it needs): \(error.localizedDescription)"])
         }
-        let text = try String(contentsOfFile: directory + "/ports", encoding: .utf8)
-        var values: [String: UInt16] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: "=")
-            if parts.count == 2 { values[String(parts[0])] = UInt16(parts[1]) }
-        }
-        guard let imap = values["imap"], let imaps = values["imaps"] else {
-            throw NSError(domain: "PackagedIMAPServer", code: 2, userInfo: [NSLocalizedDescriptionKey: "bad ports file: \(text)"])
-        }
-        ports = values
-        imapPort = imap
-        imapsPort = imaps
+        imapPort = ports["imap"]!
+        imapsPort = ports["imaps"]!
     }
 
     private init(view server: PackagedIMAPServer, imapsPort: UInt16, layout: Layout) {
@@ -104,8 +93,8 @@ final class PackagedIMAPServer: IMAPTestServer, @unchecked Sendable {
         self.imapsPort = imapsPort
     }
 
-    private static func script(_ kind: Kind) -> String {
-        PythonTestServerProcess.serversDirectory.appendingPathComponent("\(kind.rawValue).sh").path
+    private static func script(_ kind: Kind) -> ServerScript {
+        ServerScript("\(kind.rawValue).sh")
     }
 
     func serverName(_ ruleName: String) -> String {
@@ -132,8 +121,7 @@ final class PackagedIMAPServer: IMAPTestServer, @unchecked Sendable {
 
     /// Stops the server and removes its folder.
     func stop() {
-        try? Spawn.run(["/bin/bash", Self.script(kind), "stop", directory])
-        try? FileManager.default.removeItem(atPath: directory)
+        Self.script(kind).stop(in: directory)
     }
 
     private final class StopAtEnd: NSObject, XCTestObservation {

@@ -8,14 +8,10 @@ import XCTest
 /// `triage`, saves and restores the whole starting state (the user's Maildir with
 /// Dovecot's indexes, the store, the outbox) so that many runs can start from the
 /// same point, and takes a snapshot of everything a run changes.
-final class RunSandbox {
+final class RunSandbox: TestFolderOwner {
     let server: DovecotServer
     let user: String
-    /// The folder of the configuration, rules, store and outbox.
-    let dir: String
-    var config: String { dir + "/triage.conf" }
-    var store: String { dir + "/store" }
-    var outbox: String { dir + "/outbox" }
+    let folder: TestFolder
     /// The mailboxes the rules touch.
     static let mailboxes = ["INBOX", "Lists/dev", "Archive"]
     /// The webhook the receipts rule posts to.
@@ -66,59 +62,18 @@ final class RunSandbox {
         let keywords = server.maildir(user: user) + "/dovecot-keywords"
         try "0 old\n".write(toFile: keywords, atomically: false, encoding: .utf8)
         chown(keywords, DovecotServer.mailUID, DovecotServer.mailUID)
-        // On tmpfs when there is one: these tests are about the order of writes, not the
-        // disk's durability, and each fsync on the disk costs milliseconds.
-        let base = FileManager.default.isWritableFile(atPath: "/dev/shm") ? "/dev/shm/" : NSTemporaryDirectory()
-        dir = base + "triage-\(purpose)-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
         webhookURL = "http://127.0.0.1:\(try WebhookTestServer.shared().httpPort)/hook/\(purpose)"
-        try Self.rules(webhook: webhookURL).write(toFile: dir + "/rules/test.rules", atomically: true, encoding: .utf8)
-        try DovecotServer.password.write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+        folder = try TestFolder(purpose, rules: Self.rules(webhook: webhookURL), tmpfs: true)
         try writeConfig()
-    }
-
-    /// Removes the folder (the Dovecot user stays, unused).
-    func remove() {
-        try? FileManager.default.removeItem(atPath: dir)
     }
 
     /// Writes the configuration: the account at `host:port` over `scheme`, an
     /// optional `timeout`, and the digest into the outbox when `digest` is set.
     func writeConfig(host: String = "localhost", port: UInt16? = nil, scheme: String = "imaps",
                      timeout: Int? = nil, digest: Bool = true) throws {
-        var text = """
-        [triage]
-        me = me@example.test
-        rules = rules
-        store = store
-        timezone = UTC
-
-        [account test]
-        url = \(scheme)://\(host):\(port ?? (scheme == "imaps" ? server.imapsPort : server.imapPort))
-        user = \(user)
-        password_command = cat \(dir)/pw
-        ca_file = \(server.caFile)
-        mailboxes = INBOX
-
-        """
-        if let timeout { text += "timeout = \(timeout)\n" }
-        if digest {
-            text += """
-
-            [digest]
-            to = me@example.test
-            from = triage@example.test
-            hour = 0
-            smtp = file:\(outbox)
-
-            """
-        }
-        try text.write(toFile: config, atomically: true, encoding: .utf8)
-    }
-
-    /// Runs `triage ARGS --config CONFIG`.
-    func triage(_ args: [String], environment: [String: String] = [:]) throws -> TriageProcess.Result {
-        try TriageProcess.run(args + ["--config", config], environment: environment)
+        try folder.writeConfig(url: "\(scheme)://\(host):\(port ?? (scheme == "imaps" ? server.imapsPort : server.imapPort))",
+                               user: user, caFile: server.caFile, accountLines: timeout.map { ["timeout": "\($0)"] } ?? [:],
+                               digest: digest)
     }
 
     // MARK: - Mail
@@ -175,17 +130,12 @@ final class RunSandbox {
 
     // MARK: - Saving and restoring the starting point
 
-    private var template: String { dir + "/template" }
     private var maildirRoot: String { server.maildir(user: user) }
 
     /// Saves the Maildir (with Dovecot's indexes), the store and the outbox.
     func saveStart() throws {
-        try? FileManager.default.removeItem(atPath: template)
-        try FileManager.default.createDirectory(atPath: template, withIntermediateDirectories: true)
-        try Spawn.run(["/bin/cp", "-a", maildirRoot, template + "/Maildir"])
-        for folder in [store, outbox] where FileManager.default.fileExists(atPath: folder) {
-            try Spawn.run(["/bin/cp", "-a", folder, template + "/" + (folder as NSString).lastPathComponent])
-        }
+        try folder.saveStoreAndOutbox()
+        try Spawn.run(["/bin/cp", "-a", maildirRoot, folder.template + "/Maildir"])
     }
 
     /// Puts back what `saveStart` saved.
@@ -197,12 +147,8 @@ final class RunSandbox {
             usleep(20_000)
             if !FileManager.default.fileExists(atPath: maildirRoot) { break }
         }
-        try Spawn.run(["/bin/cp", "-a", template + "/Maildir", maildirRoot])
-        for folder in [store, outbox] {
-            try? FileManager.default.removeItem(atPath: folder)
-            let saved = template + "/" + (folder as NSString).lastPathComponent
-            if FileManager.default.fileExists(atPath: saved) { try Spawn.run(["/bin/cp", "-a", saved, folder]) }
-        }
+        try Spawn.run(["/bin/cp", "-a", folder.template + "/Maildir", maildirRoot])
+        try folder.restoreStoreAndOutbox()
     }
 
     // MARK: - Snapshots
@@ -233,23 +179,10 @@ final class RunSandbox {
     }
 
     /// Store files (not the state, lock or temporary files) with their contents, times masked.
-    func storeLines() -> [String] {
-        var lines: [String] = []
-        guard let walker = FileManager.default.enumerator(atPath: store) else { return [] }
-        let times = try! NSRegularExpression(pattern: "\"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9:]+)\"")
-        for case let path as String in walker where path.hasSuffix(".json") && !path.hasPrefix("state/") {
-            guard !(path as NSString).lastPathComponent.hasPrefix(".") else { continue }
-            let body = (try? String(contentsOfFile: store + "/" + path, encoding: .utf8)) ?? "(unreadable)"
-            let masked = times.stringByReplacingMatches(in: body, range: NSRange(body.startIndex..., in: body), withTemplate: "TIME")
-            lines.append("store \(path): \(masked.replacingOccurrences(of: "\n", with: " "))")
-        }
-        return lines
-    }
+    func storeLines() -> [String] { folder.storeLines() }
 
     /// The `.eml` files in the outbox.
-    func outboxFiles() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: outbox)) ?? []).filter { $0.hasSuffix(".eml") && !$0.hasPrefix(".") }.sorted()
-    }
+    func outboxFiles() -> [String] { folder.outboxFiles() }
 
     /// The inode of an outbox file (a new delivery replaces the file with a new one).
     func inode(ofOutboxFile name: String) -> UInt64? {
