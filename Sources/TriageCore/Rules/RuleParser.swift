@@ -608,7 +608,7 @@ public struct RuleParser {
         let length = LabelCodec.encodedLength(name)
         if !known, length > LabelCodec.maxKeywordBytes {
             error(token.span, "label \(token.quoted) is too long for an IMAP keyword: \(length) bytes once encoded "
-                  + "(a space takes 3, a non-ASCII letter 6 or more), and servers take at most \(LabelCodec.maxKeywordBytes); shorten it")
+                  + "(a non-ASCII letter takes 6 or more, a symbol such as + or % 3), and servers take at most \(LabelCodec.maxKeywordBytes); shorten it")
         }
         return name
     }
