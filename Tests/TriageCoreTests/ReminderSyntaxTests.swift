@@ -40,8 +40,10 @@ final class ReminderSyntaxTests: XCTestCase {
         XCTAssertNil(spec)
         XCTAssertEqual(diagnostics.map { "\($0.path):\($0.line):\($0.column): \($0.message)" },
                        ["<remind>:1:10: latitude 91 is outside -90..90"])
-        let (_, leftover) = ReminderSyntax.parse(#""x" in 2 days tomorrow"#)
-        XCTAssertEqual(leftover.map(\.message), ["unexpected 'tomorrow' in the reminder; clauses are in, on, at, near and note"])
+        let (_, leftover) = ReminderSyntax.parse(#""x" in 2 days soon"#)
+        XCTAssertEqual(leftover.map(\.message), ["unexpected 'soon' in the reminder; clauses are in, on, tomorrow, next, at, near and note"])
+        let (_, twice) = ReminderSyntax.parse(#""x" in 2 days tomorrow"#)
+        XCTAssertEqual(twice.map(\.message), ["give one due date: 'in N days', 'tomorrow', 'next WEEKDAY' or 'on YYYY-MM-DD', not two"])
         let (_, empty) = ReminderSyntax.parse("")
         XCTAssertEqual(empty.map(\.message), ["remind needs a title in quotes, as in remind \"Call back\""])
         let (_, badDate) = ReminderSyntax.parse(#""x" on 2026-02-30"#)

@@ -1,3 +1,4 @@
+import Foundation
 import TriageConfig
 import TriageCore
 
@@ -13,7 +14,7 @@ enum CheckCommand: Command {
         standard error, each with its file, line and column, and exits 78 (66 when
         the configuration file is missing, unreadable or a directory). Warnings (a
         query that may not mean what it looks like) are printed too, and alone leave
-        the exit status 0.
+        the exit status 0 (so does a reminder due on a day already past).
         """,
         options: [
             .flag("--connect", help: """
@@ -34,7 +35,9 @@ enum CheckCommand: Command {
             context.err(error.problems.map { $0.rendered + "\n" }.joined())
             return error.exitStatus  // 66 when the file is missing or unreadable, as in every command
         }
-        let loaded = RulesFolder.load(configuration)
+        // Today, so that a reminder due on a day already past is a warning.
+        let today = Timestamp.day(of: context.now, in: configuration.triage.timeZone ?? TimeZone.current)
+        let loaded = RulesFolder.load(configuration, today: today)
         // Warnings (a rule that may not mean what it says) are shown; only errors fail.
         if !loaded.diagnostics.isEmpty { context.err(loaded.rendered) }
         if loaded.hasErrors { return .config }
