@@ -64,7 +64,7 @@ public struct RuleParser {
             }
         } catch {}
         let diagnostics = sorted(lexical + parser.diagnostics)
-        return (diagnostics.isEmpty ? spec : nil, diagnostics)
+        return (diagnostics.contains { $0.severity == .error } ? nil : spec, diagnostics)
     }
 
     static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
