@@ -34,6 +34,21 @@ final class RuleCommandTests: XCTestCase {
         XCTAssertEqual(result.err, "")
     }
 
+    /// A reminder due on a fixed day already past is a warning (exit 0); a named place
+    /// must be a `[place NAME]` section (else 78).
+    func testCheckWarnsAboutAPastDueDayAndKnowsNamedPlaces() throws {
+        try write("triage.conf", "[triage]\nme = me@example.test\nrules = Rules\ntimezone = America/Chicago\n\n"
+                  + "[place Office]\nat = 38.97,-95.23\nradius = 200 m\n")
+        try write("Rules/a.rules", "rule \"old\" when a then remind \"x\" on 2020-01-01 near \"Office\"\n")
+        let result = try run(["check", "--config", "triage.conf"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.err.contains("Rules/a.rules:1:38: warning: the reminder is due on 2020-01-01, which is past"), result.err)
+        try write("Rules/a.rules", "rule \"new\" when a then remind \"x\" tomorrow near \"Home\"\n")
+        let unknown = try run(["check", "--config", "triage.conf"])
+        XCTAssertEqual(unknown.status, 78)
+        XCTAssertTrue(unknown.err.contains("unknown place \"Home\""), unknown.err)
+    }
+
     func testCheckPrintsEveryDiagnosticAndExits78() throws {
         try write("Rules/a.rules", "rule \"typo\"\n  when form:boss@example.test\n  then flag\n")
         try write("Rules/b.rules", "rule \"x\" when a then lable \"y\"\n")
