@@ -74,10 +74,11 @@ enum CheckCommand: Command {
                     context.err("triage: account \(account.name): \(try FolderNames.missingLine(folder, on: connection)); create it or fix the rule\n")
                     worst = max(worst, .config)
                 }
-                // Labels: a server whose PERMANENTFLAGS lack \* takes no new keywords.
+                // Labels: a server whose PERMANENTFLAGS lack \* takes no new keywords. Only SELECT
+                // says so (EXAMINE's PERMANENTFLAGS are empty); SELECT changes no message.
                 let labels = FolderNames.literalLabels(rules)
                 for mailbox in account.mailboxes where !labels.isEmpty && !missing.contains(where: { $0.name == mailbox }) {
-                    guard let allowed = try connection.open(mailbox, readOnly: true).allowedKeywords else { continue }
+                    guard let allowed = try connection.open(mailbox, readOnly: false).allowedKeywords else { continue }
                     for label in labels where !allowed.contains(where: { LabelCodec.same(LabelCodec.label(for: $0), label) }) {
                         context.err("triage: account \(account.name): label \(String(reflecting: label)) cannot be a keyword in "
                                     + "\(String(reflecting: mailbox)) on \(server): the server takes no new keywords there "
