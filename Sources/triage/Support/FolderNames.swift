@@ -55,7 +55,10 @@ enum FolderNames {
         var found: [(name: String, closest: String?)] = []
         for name in names {
             if let existing {
-                if name.uppercased() == "INBOX" || existing.contains(name) { continue }
+                // `mailboxes = INBOX.Lists.dev` (the server's name) is `Lists/dev` in the list.
+                var canonical = name
+                if let imap = connection as? IMAPConnection { canonical = try imap.folderNamespace().ruleName(imap.serverFolder(name)) }
+                if name.uppercased() == "INBOX" || existing.contains(name) || existing.contains(canonical) { continue }
                 let lowered = existing.map { $0.lowercased() }
                 let closest = existing.first { $0.lowercased() == name.lowercased() }
                     ?? Suggestion.closest(to: name, in: lowered).flatMap { guess in existing.first { $0.lowercased() == guess } }
