@@ -1,6 +1,7 @@
 import Foundation
 import TriageConfig
 import TriageCore
+import TriageIMAP
 
 /// `triage check [--config FILE]`: validates the configuration and every rule file.
 enum CheckCommand: Command {
@@ -76,7 +77,8 @@ enum CheckCommand: Command {
                 }
                 // Labels: a server whose PERMANENTFLAGS lack \* takes no new keywords. Only SELECT
                 // says so (EXAMINE's PERMANENTFLAGS are empty); SELECT changes no message.
-                let labels = FolderNames.literalLabels(rules)
+                // (A Maildir takes any keyword: nothing to ask.)
+                let labels = connection is IMAPConnection ? FolderNames.literalLabels(rules) : []
                 for mailbox in account.mailboxes where !labels.isEmpty && !missing.contains(where: { $0.name == mailbox }) {
                     guard let allowed = try connection.open(mailbox, readOnly: false).allowedKeywords else { continue }
                     for label in labels where !allowed.contains(where: { LabelCodec.same(LabelCodec.label(for: $0), label) }) {
