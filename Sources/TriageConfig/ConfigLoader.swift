@@ -39,6 +39,7 @@ public enum ConfigLoader {
         // Each account with the keys it was given (for the required ones).
         var accounts: [(section: AccountSection, keys: Set<String>)] = []
         var digest: (section: DigestSection, keys: Set<String>, line: Int)?
+        var places: [(place: Place, keys: Set<String>, line: Int)] = []
 
         for section in ini.sections {
             let words = section.name.split(separator: " ", maxSplits: 1).map(String.init)
@@ -54,7 +55,14 @@ public enum ConfigLoader {
                 account.line = section.line
                 accounts.append((account, []))
             case "account": values.problem(section.line, "an account section needs a name: [account NAME]")
-            default: values.problem(section.line, "unknown section [\(section.name)]; known: [triage], [account NAME], [digest]")
+            case "place" where words.count == 2:
+                let name = words[1].trimmingWhitespace
+                if places.contains(where: { $0.place.title?.lowercased() == name.lowercased() }) {
+                    values.problem(section.line, "place '\(name)' is defined twice")
+                }
+                places.append((Place(latitude: 0, longitude: 0, radiusMeters: SectionKeys.defaultPlaceRadius, title: name), [], section.line))
+            case "place": values.problem(section.line, "a place section needs a name: [place NAME], as in [place Office]")
+            default: values.problem(section.line, "unknown section [\(section.name)]; known: [triage], [account NAME], [digest], [place NAME]")
             }
         }
 
@@ -71,8 +79,15 @@ public enum ConfigLoader {
             case "digest" where words.count == 1:
                 guard digest != nil else { continue }
                 if ConfigKey.read(e, into: &digest!.section, by: SectionKeys.digest, in: &values) { digest!.keys.insert(e.key) }
+            case "place" where words.count == 2:
+                let name = words[1].trimmingWhitespace
+                guard let index = places.lastIndex(where: { $0.place.title == name }) else { continue }
+                if ConfigKey.read(e, into: &places[index].place, by: SectionKeys.place, in: &values) { places[index].keys.insert(e.key) }
             default: break  // the section itself was reported
             }
+        }
+        for place in places where !place.keys.contains("at") {
+            values.problem(place.line, "[place \(place.place.title ?? "")] needs 'at = LAT,LON', as in at = 38.9717,-95.2353")
         }
 
         for account in accounts where !account.keys.contains("url") {
@@ -88,6 +103,8 @@ public enum ConfigLoader {
         guard values.problems.isEmpty else {
             throw ConfigError(values.problems.sorted { $0.line < $1.line })
         }
-        return Configuration(path: path, triage: triage, accounts: accounts.map(\.section), digest: digest?.section)
+        var configuration = Configuration(path: path, triage: triage, accounts: accounts.map(\.section), digest: digest?.section)
+        configuration.places = places.map(\.place)
+        return configuration
     }
 }

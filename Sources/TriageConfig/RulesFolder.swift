@@ -22,14 +22,16 @@ public enum RulesFolder {
     }
 
     /// Who `me` is and the time zone (the configured one, else the system's).
-    public static func environment(for configuration: Configuration) -> RuleEnvironment {
+    public static func environment(for configuration: Configuration, today: CivilDate? = nil) -> RuleEnvironment {
         let zone = configuration.triage.timeZone ?? TimeZone.current
-        return RuleEnvironment(identities: configuration.triage.me, timeZone: zone)
+        return RuleEnvironment(identities: configuration.triage.me, timeZone: zone,
+                               places: configuration.placesByName, today: today)
     }
 
     /// Loads and compiles the rules of `configuration`. Paths in diagnostics are shown
     /// relative to `currentDirectory` when the files are inside it.
-    public static func load(_ configuration: Configuration,
+    /// With `today` (`triage check`), a reminder due on a fixed day before it is a warning.
+    public static func load(_ configuration: Configuration, today: CivilDate? = nil,
                             currentDirectory: String = FileManager.default.currentDirectoryPath) -> Loaded {
         // `rules = A, B`: every folder's files, folder by folder, each in name order.
         var paths: [String] = []
@@ -72,7 +74,7 @@ public enum RulesFolder {
         if !fileProblems.isEmpty, sources.isEmpty {
             return Loaded(rules: nil, diagnostics: fileProblems, sources: [:])
         }
-        let (rules, diagnostics) = RuleLoader.load(sources, folder: shown, environment: environment(for: configuration))
+        let (rules, diagnostics) = RuleLoader.load(sources, folder: shown, environment: environment(for: configuration, today: today))
         let all = fileProblems + diagnostics
         return Loaded(rules: all.contains(where: { $0.severity == .error }) ? nil : rules, diagnostics: all,
                       sources: Dictionary(sources.map { ($0.path, $0.text) }, uniquingKeysWith: { a, _ in a }))

@@ -54,6 +54,25 @@ enum SectionKeys {
         ConfigKey("command_timeout") { s, e, v in s.commandTimeout = v.seconds(e) },
     ]
 
+    /// `[place NAME]`: a named place for reminders (`near "NAME"`).
+    static let place: [ConfigKey<Place>] = [
+        ConfigKey("at") { s, e, v in
+            guard let c = ReminderSyntax.coordinates(e.value) else {
+                return v.problem(e.line, "at must be LAT,LON in decimal degrees (latitude -90..90, longitude -180..180), as in at = 38.9717,-95.2353; not '\(e.value)'")
+            }
+            (s.latitude, s.longitude) = (c.latitude, c.longitude)
+        },
+        ConfigKey("radius") { s, e, v in
+            guard let metres = ReminderSyntax.radius(e.value) else {
+                return v.problem(e.line, "radius must be a number above 0 and a unit (m, km, mi), as in radius = 200 m; not '\(e.value)'")
+            }
+            s.radiusMeters = metres
+        },
+    ]
+
+    /// The radius of a `[place NAME]` without `radius`, in metres.
+    static let defaultPlaceRadius = 100.0
+
     /// `[digest]`.
     static let digest: [ConfigKey<DigestSection>] = [
         ConfigKey("to") { s, e, _ in s.to = e.value },

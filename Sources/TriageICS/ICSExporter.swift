@@ -7,7 +7,10 @@ import TriageCore
 /// Each located reminder carries what Apple Reminders, Thunderbird and Nextcloud
 /// Tasks read for a geofence: GEO and LOCATION, Apple's
 /// `X-APPLE-STRUCTURED-LOCATION`, and a VALARM with RFC 9074 `PROXIMITY`
-/// (plus Apple's `X-APPLE-PROXIMITY` and an RFC 9073 `VLOCATION`).
+/// (plus Apple's `X-APPLE-PROXIMITY` and an RFC 9073 `VLOCATION`). LOCATION is the
+/// place's name when it has one (`near "Office"`), else its coordinates. A reminder
+/// with a time (`at 09:00`) also gets a VALARM that fires at that time (an absolute
+/// UTC TRIGGER, which every client reads alike), so the phone alerts then.
 public enum ICSExporter {
     /// The product id written in PRODID.
     public static let productID = "-//triage//triage \(TriageVersion.string)//EN"
@@ -74,6 +77,9 @@ public enum ICSExporter {
             icalcomponent_add_property(todo, appleLocation(place))
             icalcomponent_add_component(todo, alarm(r, place: place))
         }
+        if let at = r.at {
+            icalcomponent_add_component(todo, timeAlarm(r, at: at, zone: zone))
+        }
         return todo
     }
 
@@ -122,13 +128,7 @@ public enum ICSExporter {
             return icalproperty_new_due(t)
         }
         if zone.writeInUTC {
-            var parts = DateComponents()
-            (parts.year, parts.month, parts.day) = (r.due.year, r.due.month, r.due.day)
-            (parts.hour, parts.minute) = (at.hour, at.minute)
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone.timeZone
-            let instant = calendar.date(from: parts) ?? Date(timeIntervalSince1970: 0)
-            return icalproperty_new_due(utc(Int64(instant.timeIntervalSince1970)))
+            return icalproperty_new_due(utc(instant(r.due, at, in: zone.timeZone)))
         }
         let property = icalproperty_new_due(t)!
         icalproperty_add_parameter(property, icalparameter_new_tzid(zone.identifier))
@@ -163,6 +163,30 @@ public enum ICSExporter {
         icalproperty_add_parameter(property, xParameter("X-APPLE-RADIUS", coordinate(place.radiusMeters)))
         icalproperty_add_parameter(property, xParameter("X-TITLE", placeName(place)))
         return property
+    }
+
+    /// The moment `at` on `day` in `timeZone`, in seconds since 1970.
+    private static func instant(_ day: CivilDate, _ at: TimeOfDay, in timeZone: TimeZone) -> Int64 {
+        var parts = DateComponents()
+        (parts.year, parts.month, parts.day) = (day.year, day.month, day.day)
+        (parts.hour, parts.minute) = (at.hour, at.minute)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return Int64((calendar.date(from: parts) ?? Date(timeIntervalSince1970: 0)).timeIntervalSince1970)
+    }
+
+    /// The time alarm: DISPLAY at the due time, as an absolute UTC TRIGGER (RFC 5545
+    /// §3.8.6.3 requires UTC for an absolute trigger).
+    private static func timeAlarm(_ r: Reminder, at: TimeOfDay, zone: Zone) -> OpaquePointer {
+        let alarm = icalcomponent_new(ICAL_VALARM_COMPONENT)!
+        icalcomponent_add_property(alarm, icalproperty_new_uid(r.id + "-time@triage"))
+        icalcomponent_add_property(alarm, icalproperty_new_action(ICAL_ACTION_DISPLAY))
+        icalcomponent_add_property(alarm, icalproperty_new_description(line(r.title)))
+        let when = utc(instant(r.due, at, in: zone.timeZone))
+        let trigger = icalproperty_new_trigger(icaltriggertype(time: when, duration: icaldurationtype_null_duration()))!
+        icalproperty_add_parameter(trigger, icalparameter_new_value(ICAL_VALUE_DATETIME))
+        icalcomponent_add_property(alarm, trigger)
+        return alarm
     }
 
     /// The geofence alarm: RFC 9074 PROXIMITY and VLOCATION, Apple's X-APPLE-PROXIMITY.

@@ -48,6 +48,25 @@ extension IMAPConnection {
         return found
     }
 
+    /// Every folder of the account as the rules name them (`Lists/dev`, not
+    /// `INBOX.Lists.dev`), by `LIST "" "*"`, in the server's order: for
+    /// `triage check --connect` and `run --dry-run` to name missing folders and close
+    /// matches. Folders marked `\Noselect` are left out (nothing can be moved there).
+    public func folderList() throws -> [String] {
+        let namespace = try folderNamespace()
+        var list: UnsafeMutablePointer<clist>?
+        try perform("LIST") { mailimap_list($0, "", "*", &list) }
+        defer { mailimap_list_result_free(list) }
+        return CList.items(list, as: mailimap_mailbox_list.self).compactMap { entry in
+            guard let wire = CString.string(entry.pointee.mb_name) else { return nil }
+            if let flags = entry.pointee.mb_flag, flags.pointee.mbf_type == Int32(MAILIMAP_MBX_LIST_FLAGS_SFLAG),
+               flags.pointee.mbf_sflag == Int32(MAILIMAP_MBX_LIST_SFLAG_NOSELECT) {
+                return nil
+            }
+            return namespace.ruleName(ModifiedUTF7.decode(wire))
+        }
+    }
+
     /// Whether a mailbox (wire name) exists, by `LIST "" name`.
     func folderExists(_ wireName: String) throws -> Bool {
         var list: UnsafeMutablePointer<clist>?

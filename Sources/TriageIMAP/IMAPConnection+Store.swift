@@ -14,8 +14,11 @@ extension IMAPConnection {
         for label in change.labels.sorted() {
             if isGmail {
                 gmailLabels.append(ModifiedUTF7.encode(label))
-            } else if let keyword = LabelCodec.keyword(for: label) {
-                keywords.append(keyword)
+            } else if sign > 0 {
+                if let keyword = LabelCodec.keyword(for: label) { keywords.append(keyword) }
+            } else {
+                // Removing takes off the legacy `+20` spelling too (mail triaged by an earlier version).
+                keywords += LabelCodec.keywords(for: label)
             }
         }
         let flags = change.flags.sorted()

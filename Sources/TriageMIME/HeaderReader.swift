@@ -74,9 +74,9 @@ struct HeaderReader {
         case "message-id":
             if first(name) { message.messageID = Self.nonEmpty(Self.ids(value).first) }
         case "in-reply-to":
-            if first(name) { message.inReplyTo = Self.nonEmpty(Self.ids(value).first) }
+            if first(name) { message.inReplyTo = Self.nonEmpty(Self.bracketedIDs(value).first) }
         case "references":
-            if first(name) { message.references = Self.ids(value) }
+            if first(name) { message.references = Self.bracketedIDs(value) }
         default:
             break
         }
@@ -116,10 +116,22 @@ struct HeaderReader {
             }
             if status == Int32(MAILIMF_NO_ERROR), let dateTime {
                 defer { mailimf_date_time_free(dateTime) }
-                return date(dateTime.pointee)
+                var value = dateTime.pointee
+                if isUniversalZone(raw) { value.dt_zone = 0 }
+                return date(value)
             }
         }
         return nil
+    }
+
+    /// Whether the zone after the time is `UT` or `UTC`: libetpan reads both as
+    /// +0001 (one minute off). RFC 5322 §4.3 makes `UT` +0000; `UTC`, not in the
+    /// grammar but common, means the same (as in Python's `email`).
+    private static func isUniversalZone(_ raw: [UInt8]) -> Bool {
+        let text = HeaderComments.strip(raw)
+        guard let lastDigit = text.lastIndex(where: { (0x30...0x39).contains($0) }) else { return false }
+        let zone = text[(lastDigit + 1)...].filter { $0 > 0x20 }.map { $0 | 0x20 }
+        return zone == Array("ut".utf8) || zone == Array("utc".utf8)
     }
 
     /// Converts libetpan's broken-down date; nil for impossible values.
@@ -168,6 +180,21 @@ struct HeaderReader {
                 let id = word.hasPrefix("<") ? word.dropFirst() : word[...]
                 return id.isEmpty ? nil : String(id)
             }
+        }
+        return result
+    }
+
+    /// The ids of In-Reply-To or References: only what stands in `<...>`
+    /// (RFC 5322 §3.6.4), comments left out. Older mail writes a phrase there
+    /// (`Jim's message of "Tue, 3 Sep"`); its words are no ids, and taking them
+    /// as ids would thread unrelated mail together.
+    private static func bracketedIDs(_ raw: [UInt8]) -> [String] {
+        var result: [String] = []
+        var rest = Substring(HeaderText.plain(HeaderComments.strip(raw)))
+        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+            let id = rest[rest.index(after: open)..<close].filter { !$0.isWhitespace }
+            if !id.isEmpty { result.append(String(id)) }
+            rest = rest[rest.index(after: close)...]
         }
         return result
     }

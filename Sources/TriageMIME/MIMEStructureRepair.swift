@@ -14,7 +14,11 @@ import Glibc
 /// - a part without header lines (a delimiter line followed by an empty line or
 ///   directly by the next delimiter), whose body libetpan runs on into the next
 ///   part (showing the delimiter line as text), gets the header it implies,
-///   `Content-Type: text/plain` (RFC 2045 §5.2).
+///   `Content-Type: text/plain` (RFC 2045 §5.2);
+/// - a message that ends inside a part (the last delimiter is `--b`, the
+///   closing `--b--` never comes), which libetpan drops whole with all its
+///   parts, gets the closing delimiters it lacks appended, so the open part
+///   runs to the end of the message, as in Python's `email` and mail clients.
 ///
 /// Offsets change, so only the body parse uses the copy; headers and the header
 /// hash come from the original.
@@ -30,6 +34,9 @@ enum MIMEStructureRepair {
         guard containsBoundaryParameter(bytes) else { return changed ? copy : nil }
         if !changed { copy = Array(bytes) }
         let boundaries = rewritingExtendedBoundaries(&copy, changed: &changed)
+        // Closing first: a last delimiter with nothing after it then opens an empty
+        // part that the implied-header repair completes.
+        if !boundaries.isEmpty, closingUnclosedParts(&copy, boundaries: boundaries) { changed = true }
         if !boundaries.isEmpty, addingImpliedHeaders(&copy, boundaries: boundaries) { changed = true }
         return changed ? copy : nil
     }
@@ -243,6 +250,41 @@ enum MIMEStructureRepair {
         }
         if changed { bytes = out }
         return changed
+    }
+
+    /// Appends `--b--` for each multipart still open at the end of `bytes`
+    /// (innermost first), when the last delimiter line of all opens a part;
+    /// whether anything was appended.
+    private static func closingUnclosedParts(_ bytes: inout [UInt8], boundaries: [[UInt8]]) -> Bool {
+        let delimiters = boundaries.map { [UInt8(ascii: "-"), UInt8(ascii: "-")] + $0 }
+        var open = Set<[UInt8]>()
+        var lastOpens = false
+        var crlf = false
+        var lineStart = 0
+        while lineStart < bytes.count {
+            let newline = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
+            defer { lineStart = newline + 1 }
+            guard newline - lineStart > 2, bytes[lineStart] == 0x2D, bytes[lineStart + 1] == 0x2D else { continue }
+            var end = newline
+            while end > lineStart, bytes[end - 1] == 0x0D || bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+            let line = Array(bytes[lineStart..<end])
+            if delimiters.contains(line) {
+                open.insert(line)
+                lastOpens = true
+                crlf = newline > lineStart && bytes[newline - 1] == 0x0D
+            } else if line.count > 2, line.suffix(2) == [0x2D, 0x2D], delimiters.contains(Array(line.dropLast(2))) {
+                open.remove(Array(line.dropLast(2)))
+                lastOpens = false
+            }
+        }
+        guard lastOpens else { return false }
+        let newline: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
+        if let last = bytes.last, last != 0x0A { bytes += newline }
+        var seen = Set<[UInt8]>()
+        for delimiter in delimiters.reversed() where open.contains(delimiter) && seen.insert(delimiter).inserted {
+            bytes += delimiter + [0x2D, 0x2D] + newline
+        }
+        return true
     }
 
     /// Whether `line` is `--boundary` (trailing blanks allowed), or with

@@ -38,9 +38,16 @@ public enum MessageParser {
             message.headerHash = SHA256.hex(bytes: SHA256.hash([UInt8]()))
             return message
         }
-        // Pathologically nested comments would overflow libetpan's recursion:
-        // parse a same-length copy with the excess parentheses blanked instead.
-        if let safe = CommentNesting.sanitized(buffer) {
+        // Pathologically nested comments would overflow libetpan's recursion, and
+        // an mbox `From ` line among the fields would end the header: parse a
+        // same-length copy with the excess parentheses blanked and such lines hidden.
+        var safe = CommentNesting.sanitized(buffer)
+        let envelopeLines = MisplacedEnvelopeLines.offsets(buffer)
+        if !envelopeLines.isEmpty {
+            if safe == nil { safe = Array(buffer) }
+            MisplacedEnvelopeLines.hide(&safe!, at: envelopeLines)
+        }
+        if let safe {
             safe.withUnsafeBufferPointer { parse(buffer: $0, original: buffer, body: body, keeping: keeping, into: &message) }
         } else {
             parse(buffer: buffer, original: buffer, body: body, keeping: keeping, into: &message)

@@ -114,8 +114,12 @@ public final class MaildirConnection: MailConnection {
         let dir = try openFolder()
         guard !readOnly else { throw MailError(.protocol, server: serverName, "the mailbox was opened read-only") }
         var keywords = KeywordFile.load(dir)
-        let letters = try change.labels.compactMap(LabelCodec.keyword(for:)).map { keyword -> Character in
-            guard let letter = keywords.letter(for: keyword, create: change.operation == .add) else {
+        let adding = change.operation == .add
+        // Removing takes off the legacy `+20` spelling too; a spelling the folder never had is skipped.
+        let spellings = adding ? change.labels.compactMap(LabelCodec.keyword(for:)) : change.labels.flatMap(LabelCodec.keywords(for:))
+        let letters = try spellings.compactMap { keyword -> Character? in
+            guard let letter = keywords.letter(for: keyword, create: adding) else {
+                guard adding else { return nil }
                 // Maildir names keywords by the letters a-z: a 27th is a refusal, like a
                 // server's NO, not a broken connection.
                 throw MailError(.refused, server: serverName,

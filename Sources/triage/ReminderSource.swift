@@ -9,12 +9,18 @@ enum ReminderSource {
     /// `note` up to the next keyword. Each becomes one quoted string, its words
     /// joined by spaces and taken literally (quotes, braces, colons); the clause
     /// words are kept as they are. The first word of the title and of the note is
-    /// always theirs, so a one-word title or note may itself be a keyword.
+    /// always theirs, so a one-word title or note may itself be a keyword. The word
+    /// after `near` that is not a coordinate is a place's name (`near Office`, or
+    /// `near "Home office"` as one shell word) and is quoted too.
     static func text(_ words: [String]) -> String {
         var parts: [String] = []
         var phrase: [String] = []
         var inPhrase = true
         for word in words {
+            if !inPhrase, parts.last?.lowercased() == "near", let first = word.first, !(first.isNumber || first == "-") {
+                parts.append(quote(word))
+                continue
+            }
             let keyword = ReminderSyntax.clauses.contains(word.lowercased())
             if inPhrase && (phrase.isEmpty || !keyword) {
                 phrase.append(word)

@@ -94,6 +94,45 @@ final class ConfigLoaderTests: XCTestCase {
         }
     }
 
+    /// `[place NAME]`: a named place for reminders, `at = LAT,LON` and `radius = N UNIT`.
+    func testPlacesAreNamedCirclesWithTheirProblemsOnTheirLines() throws {
+        let good = try ConfigLoader.parse("""
+            [triage]
+            [place Office]
+            at = 38.97, -95.23
+            radius = 200 m
+            [place Home]
+            at = -33.86,151.21
+            radius = 2 miles
+            [place Gym]
+            at = 1,2
+            """, path: "t.conf")
+        XCTAssertEqual(good.places, [Place(latitude: 38.97, longitude: -95.23, radiusMeters: 200, title: "Office"),
+                                     Place(latitude: -33.86, longitude: 151.21, radiusMeters: 3218.688, title: "Home"),
+                                     Place(latitude: 1, longitude: 2, radiusMeters: 100, title: "Gym")])
+        XCTAssertEqual(good.placesByName["office"]?.title, "Office")
+        XCTAssertThrowsError(try ConfigLoader.parse("""
+            [triage]
+            [place Office]
+            at = 95,0
+            radius = far
+            [place]
+            [place Home]
+            radius = 1 km
+            [place office]
+            at = 1,2
+            """, path: "t.conf")) { error in
+            let problems = (error as? ConfigError)?.problems.map { "\($0.line): \($0.message)" } ?? []
+            XCTAssertEqual(problems, [
+                "3: at must be LAT,LON in decimal degrees (latitude -90..90, longitude -180..180), as in at = 38.9717,-95.2353; not '95,0'",
+                "4: radius must be a number above 0 and a unit (m, km, mi), as in radius = 200 m; not 'far'",
+                "5: a place section needs a name: [place NAME], as in [place Office]",
+                "6: [place Home] needs 'at = LAT,LON', as in at = 38.9717,-95.2353",
+                "8: place 'office' is defined twice",
+            ])
+        }
+    }
+
     func testPasswordNeedsPrivateFile() {
         let text = "[triage]\n[account a]\nurl = imaps://h\npassword = x\n"
         XCTAssertThrowsError(try ConfigLoader.parse(text, path: "c.conf", fileIsPrivate: false)) { error in
@@ -176,6 +215,7 @@ final class ConfigLoaderTests: XCTestCase {
             ("[triage]", SectionKeys.triage.map(\.name), ""),
             ("[account a]", SectionKeys.account.map(\.name), "url = imaps://h\n"),
             ("[digest]", SectionKeys.digest.map(\.name), "to = a@b.test\nfrom = c@d.test\nsmtp = smtps://h\n"),
+            ("[place Office]", SectionKeys.place.map(\.name), "at = 1,2\n"),
         ]
         XCTAssertEqual(tables[0].names, ["me", "rules", "store", "timezone", "webhook_budget", "webhook_timeout"])
         for table in tables {

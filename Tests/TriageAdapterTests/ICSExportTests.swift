@@ -40,7 +40,11 @@ final class ICSExportTests: XCTestCase {
         XCTAssertEqual(milk.geo?.longitude, 13.404954)
         XCTAssertEqual(milk.location, "Office, Berlin")
         XCTAssertEqual(milk.appleLocation, ICSAppleLocation(uri: "geo:52.520008,13.404954", radius: "150", title: "Office, Berlin"))
-        XCTAssertEqual(milk.alarms.count, 1)
+        XCTAssertEqual(milk.alarms.count, 2, "the place's alarm and the time's")
+        // `at 09:30` in Berlin: a DISPLAY alarm at that moment, in UTC.
+        XCTAssertEqual(milk.alarms.last?.action, "DISPLAY")
+        XCTAssertEqual(milk.alarms.last?.trigger, "20260304T083000Z")
+        XCTAssertNil(milk.alarms.last?.appleProximity)
         // libical 3.0 (Debian 12) predates RFC 9074: it reads Apple's proximity and
         // drops PROXIMITY as an unknown property (Python's icalendar reads it below).
         XCTAssertEqual(milk.alarms.first?.appleProximity, "DEPART")
@@ -171,7 +175,11 @@ final class ICSExportTests: XCTestCase {
         XCTAssertEqual(milk["location"] as? String, "Office, Berlin")
         XCTAssertEqual(milk["apple"] as? [String], ["geo:52.520008,13.404954", "150", "Office, Berlin", "URI"])
         let alarms = try XCTUnwrap(milk["alarms"] as? [[String: Any]])
-        XCTAssertEqual(alarms.count, 1)
+        guard alarms.count == 2 else { return XCTFail("the place's alarm and the time's: \(alarms)") }
+        // The time alarm fires at the due time (09:30 Berlin), so the phone alerts then.
+        XCTAssertEqual(alarms[1]["trigger"] as? String, "2026-03-04T08:30:00+00:00")
+        XCTAssertEqual(alarms[1]["action"] as? String, "DISPLAY")
+        XCTAssertEqual(alarms[1]["proximity"] as? String, "None")
         XCTAssertEqual(alarms[0]["proximity"] as? String, "DEPART")
         XCTAssertEqual(alarms[0]["action"] as? String, "DISPLAY")
         XCTAssertEqual(alarms[0]["trigger"] as? String, "1976-04-01T00:55:45+00:00")
@@ -182,5 +190,24 @@ final class ICSExportTests: XCTestCase {
         XCTAssertEqual((todos[1]["alarms"] as? [Any])?.count, 0)
         XCTAssertEqual(todos[2]["geo"] as? [Double], [-33.8688, 151.2093])
         XCTAssertEqual((todos[2]["alarms"] as? [[String: Any]])?.first?["proximity"] as? String, "ARRIVE")
+    }
+
+    /// A reminder with a time and no place has one alarm, at its due time, in any zone;
+    /// a named place is the LOCATION, not its coordinates.
+    func testATimedReminderAlertsAtItsTimeAndANamedPlaceIsTheLocation() throws {
+        let created = Timestamp(now, timeZone: zone)
+        let office = Place(latitude: 38.97, longitude: -95.23, radiusMeters: 200, title: "Office")
+        let call = Reminder(id: "4123456789abcdef0123456789abcdef", title: "Call back", due: CivilDate(year: 2026, month: 7, day: 1),
+                            at: TimeOfDay(hour: 18, minute: 30), created: created)
+        let desk = Reminder(id: "5123456789abcdef0123456789abcdef", title: "Clear desk", due: CivilDate(year: 2026, month: 7, day: 2),
+                            place: office, created: created)
+        let text = ICSExporter.calendar([call, desk], timeZone: zone, now: now)
+        let todos = try ICSReader.todos(in: text)
+        XCTAssertEqual(todos[0].alarms.count, 1)
+        XCTAssertEqual(todos[0].alarms.first?.trigger, "20260701T163000Z", "18:30 in Berlin summer time")
+        XCTAssertEqual(todos[0].alarms.first?.action, "DISPLAY")
+        XCTAssertEqual(todos[1].location, "Office")
+        XCTAssertEqual(todos[1].appleLocation?.title, "Office")
+        XCTAssertEqual(todos[1].alarms.count, 1, "the place's alarm only: no time")
     }
 }

@@ -7,7 +7,8 @@ import TriageCore
 /// ```
 /// # config: me = a@x.test, b@x.test      (empty value: no identities; default me@example.test, me.alias@example.test)
 /// # config: timezone = Europe/Berlin      (default America/Chicago)
-/// # config: now = 2026-03-02T09:00:00-06:00
+/// # config: now = 2026-03-02T09:00:00-06:00   (also today, before which a fixed due day is a warning)
+/// # config: place = Office at 38.97,-95.23 radius 200 m   (a [place Office] section)
 /// # expect error LINE:COL: MESSAGE        (the file must give exactly these errors, in order)
 /// # expect warning LINE:COL: MESSAGE      (and exactly these warnings; a file with only warnings runs)
 /// # message: A NAME FOR IT                (starts a message; its fields follow, indented)
@@ -39,6 +40,7 @@ struct RuleCase {
     var identities = ["me@example.test", "me.alias@example.test"]
     var timeZone = "America/Chicago"
     var now = "2026-03-02T09:00:00-06:00"
+    var places: [String: Place] = [:]
     var errors: [String] = []
     var warnings: [String] = []
     var messages: [MessageCase] = []
@@ -72,6 +74,14 @@ struct RuleCase {
                 case "me": identities = parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 case "timezone": timeZone = parts[1]
                 case "now": now = parts[1]
+                case "place":
+                    // NAME at LAT,LON radius N UNIT
+                    let words = parts[1].components(separatedBy: " at ")
+                    let rest = words.count == 2 ? words[1].components(separatedBy: " radius ") : []
+                    guard rest.count == 2, let at = ReminderSyntax.coordinates(rest[0]), let radius = ReminderSyntax.radius(rest[1]) else {
+                        throw CaseError("\(name):\(line): place needs NAME at LAT,LON radius N UNIT")
+                    }
+                    places[words[0].lowercased()] = Place(latitude: at.latitude, longitude: at.longitude, radiusMeters: radius, title: words[0])
                 default: throw CaseError("\(name):\(line): unknown config key \(parts[0])")
                 }
             } else if let error = value(after: "expect error") {

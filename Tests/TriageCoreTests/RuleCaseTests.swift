@@ -22,7 +22,8 @@ final class RuleCaseTests: XCTestCase {
         guard let zone = TimeZone(identifier: c.timeZone), let now = RuleCase.messageDate(c.now) else {
             return XCTFail("\(c.name): bad time zone or now")
         }
-        let environment = RuleEnvironment(identities: c.identities, timeZone: zone)
+        let environment = RuleEnvironment(identities: c.identities, timeZone: zone, places: c.places,
+                                          today: Timestamp.day(of: Date(timeIntervalSince1970: TimeInterval(now.secondsSince1970)), in: zone))
         let (rules, diagnostics) = RuleLoader.load([RuleSource(path: c.name, text: text)], folder: "RuleCases", environment: environment)
         func written(_ severity: Diagnostic.Severity) -> [String] {
             diagnostics.filter { $0.severity == severity }.map { "\($0.line):\($0.column): \($0.message)" }

@@ -121,4 +121,23 @@ final class ExampleRulesTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.err)
         XCTAssertEqual(result.err, "")
     }
+
+    /// The annotated `Examples/triage.conf`, laid out as the README's install steps
+    /// lay it out (`~/.config/triage/triage.conf` beside a copy of `Rules/`), passes
+    /// `triage check` as shipped.
+    func testCheckPassesOnTheAnnotatedExampleConfiguration() throws {
+        let dir = NSTemporaryDirectory() + "triage-example-conf-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: Self.root + "/Examples/triage.conf", toPath: dir + "/triage.conf")
+        try FileManager.default.copyItem(atPath: Self.root + "/Rules", toPath: dir + "/Rules")
+        for path in [dir, dir + "/Rules", dir + "/triage.conf"] + (try FileManager.default.contentsOfDirectory(atPath: dir + "/Rules")).map({ dir + "/Rules/" + $0 }) {
+            var info = stat()
+            XCTAssertEqual(stat(path, &info), 0, path)
+            chmod(path, info.st_mode & 0o755)  // a clone made under umask 002 is group-writable: triage refuses that
+        }
+        let result = try TriageProcess.run(["check", "--config", dir + "/triage.conf"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.err, "")
+    }
 }

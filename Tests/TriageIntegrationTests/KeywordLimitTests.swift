@@ -1,4 +1,5 @@
 import Foundation
+import TriageCore
 import XCTest
 
 /// Labels against a real Dovecot: a `{from.name}` label too long for a keyword
@@ -48,7 +49,7 @@ final class KeywordLimitTests: XCTestCase {
         let first = try run(["--all"])
         XCTAssertEqual(first.status, 0, first.err)
         let keywords = dovecot.keywordFile(user: user)
-        XCTAssertTrue(keywords.contains("Dr.+20Maximiliane+20M+C3+BCller"), keywords)
+        XCTAssertTrue(keywords.contains("Dr._Maximiliane_M+C3+BCller"), keywords)
         XCTAssertTrue(keywords.split(separator: "\n").allSatisfy { $0.split(separator: " ", maxSplits: 1).last!.utf8.count <= 50 }, keywords)
         XCTAssertTrue(keywords.contains(" Ann\n"), keywords)
         XCTAssertTrue(dovecot.files(user: user).allSatisfy { $0.hasSuffix("Sa") || $0.hasSuffix("Sb") }, "\(dovecot.files(user: user))")
@@ -130,5 +131,56 @@ final class KeywordLimitTests: XCTestCase {
         let control = try run(["--all"])
         XCTAssertEqual(control.status, 0, control.err)
         XCTAssertEqual(stores(control).count, 1, "\(stores(control))")
+    }
+
+    /// A label with a space is the keyword `no_push`; one written by an earlier triage
+    /// as `no+20push` counts as the same label: no second keyword on a rerun, `label:`
+    /// finds it, and `unlabel` takes it off.
+    func testALegacyPlus20KeywordIsTheSameLabel() throws {
+        let user = try dovecot.makeUser("legacy-keyword")
+        let keywords = dovecot.maildir(user: user) + "/dovecot-keywords"
+        try "0 no+20push\n".write(toFile: keywords, atomically: false, encoding: .utf8)
+        chown(keywords, DovecotServer.mailUID, DovecotServer.mailUID)
+        try seed(user, 1, from: "Shop <shop@x.test>", flags: "Sa")
+        try seed(user, 2, from: "Ann <ann@y.test>", flags: "S")
+        try configure(user: user, rules: """
+        rule "quiet" when from:x.test OR from:y.test then label "no push"
+        rule "found" when label:"no push" then flag
+
+        """)
+        let result = try run(["--all"])
+        XCTAssertEqual(result.status, 0, result.err)
+        // Only message 2 gets the label, in the new spelling; message 1 already has it.
+        XCTAssertEqual(stores(result).filter { $0.contains("no_push") }.count, 1, "\(stores(result))")
+        XCTAssertTrue(stores(result).allSatisfy { !$0.contains(" 1 ") || !$0.contains("no_push") }, "\(stores(result))")
+        XCTAssertEqual(dovecot.keywordFile(user: user), "0 no+20push\n1 no_push\n")
+        let files = dovecot.files(user: user).sorted()
+        XCTAssertTrue(files.contains { $0.hasSuffix(":2,FSa") }, "label: found the legacy keyword: \(files)")
+        XCTAssertTrue(files.contains { $0.hasSuffix("Sb") }, "\(files)")
+        XCTAssertEqual(stores(try run(["--all"])), [], "a rerun sends nothing")
+
+        // unlabel takes the label off in either spelling.
+        try configure(user: user, rules: "rule \"loud\" when from:x.test OR from:y.test then unlabel \"no push\"\n")
+        let off = try run(["--all"])
+        XCTAssertEqual(off.status, 0, off.err)
+        XCTAssertTrue(dovecot.files(user: user).allSatisfy { !($0.split(separator: ",").last ?? "").contains(where: \.isLowercase) },
+                      "no keyword left: \(dovecot.files(user: user))")
+    }
+
+    /// A long label an earlier triage shortened with `+20` for each space (a shorter
+    /// prefix than today's) is recognised: no second, differently shortened keyword.
+    func testALegacyShortenedKeywordIsNotSentAgain() throws {
+        let user = try dovecot.makeUser("legacy-long")
+        let keywords = dovecot.maildir(user: user) + "/dovecot-keywords"
+        let old = try XCTUnwrap(LabelCodec.legacyKeyword(for: longName))
+        XCTAssertTrue(old.hasPrefix("Dr.+20Maximiliane+20M+C3+BCller-L+E2+80+A6"), old)
+        try "0 \(old)\n".write(toFile: keywords, atomically: false, encoding: .utf8)
+        chown(keywords, DovecotServer.mailUID, DovecotServer.mailUID)
+        try seed(user, 1, from: "\"\(longName)\" <max@x.test>", flags: "Sa")
+        try configure(user: user, rules: "rule \"by sender\" when from:x.test then label \"{from.name}\", mark read\n")
+        let result = try run(["--all"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(stores(result), [], "the message has the label already, in the old spelling")
+        XCTAssertEqual(dovecot.keywordFile(user: user), "0 \(old)\n")
     }
 }

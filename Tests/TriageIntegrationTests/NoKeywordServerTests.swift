@@ -81,6 +81,32 @@ final class NoKeywordServerTests: XCTestCase {
         XCTAssertEqual(problems.map(\.section), [MailboxRunner.problemsSection])
     }
 
+    /// `triage check --connect` names a label such a server cannot take as a keyword
+    /// (exit 78) before any run asks for it.
+    func testCheckConnectNamesALabelTheServerCannotTake() throws {
+        let dir = NSTemporaryDirectory() + "triage-nokeyword-check-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "rule \"quiet\" when from:x.test then label \"no push\", flag\n".write(toFile: dir + "/rules/a.rules", atomically: true, encoding: .utf8)
+        try server.password.write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+        try """
+        [triage]
+        rules = rules
+        store = store
+        [account mu]
+        url = imaps://localhost:\(server.imapsPort)
+        user = \(user)
+        password_command = cat \(dir)/pw
+        ca_file = \(server.caFile)
+
+        """.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
+        let check = try TriageProcess.run(["check", "--connect", "--config", dir + "/triage.conf"])
+        XCTAssertEqual(check.status, 78, check.err)
+        XCTAssertTrue(check.err.contains("triage: account mu: label \"no push\" cannot be a keyword in \"INBOX\" on localhost:\(server.imapsPort)"),
+                      check.err)
+        XCTAssertTrue(check.out.contains("mu: folders on localhost:\(server.imapsPort): \"INBOX\""), check.out)
+    }
+
     func testDovecotAllowsNewKeywords() throws {
         let dovecot = try DovecotServer.shared()
         let connection = try dovecot.connect(user: try dovecot.makeUser("permanentflags"))

@@ -34,6 +34,44 @@ final class RuleCommandTests: XCTestCase {
         XCTAssertEqual(result.err, "")
     }
 
+    /// A reminder due on a fixed day already past is a warning (exit 0); a named place
+    /// must be a `[place NAME]` section (else 78).
+    func testCheckWarnsAboutAPastDueDayAndKnowsNamedPlaces() throws {
+        try write("triage.conf", "[triage]\nme = me@example.test\nrules = Rules\ntimezone = America/Chicago\n\n"
+                  + "[place Office]\nat = 38.97,-95.23\nradius = 200 m\n")
+        try write("Rules/a.rules", "rule \"old\" when a then remind \"x\" on 2020-01-01 near \"Office\"\n")
+        let result = try run(["check", "--config", "triage.conf"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.err.contains("Rules/a.rules:1:38: warning: the reminder is due on 2020-01-01, which is past"), result.err)
+        try write("Rules/a.rules", "rule \"new\" when a then remind \"x\" tomorrow near \"Home\"\n")
+        let unknown = try run(["check", "--config", "triage.conf"])
+        XCTAssertEqual(unknown.status, 78)
+        XCTAssertTrue(unknown.err.contains("unknown place \"Home\""), unknown.err)
+    }
+
+    /// Plain `check` (no network) catches a URL with a path and a ca_file that cannot be
+    /// read (missing, or a directory), each with its line.
+    func testCheckCatchesAURLWithAPathAndAnUnreadableCAFile() throws {
+        try write("Rules/a.rules", "rule \"x\" when a then flag\n")
+        let base = "[triage]\nme = me@example.test\nrules = Rules\n"
+        try write("triage.conf", base + "[account a]\nurl = imaps://mail.example.test/INBOX\nuser = u\npassword_command = true\n")
+        let url = try run(["check", "--config", "triage.conf"])
+        XCTAssertEqual(url.status, 78)
+        XCTAssertTrue(url.err.contains("triage.conf:5: error: url imaps://mail.example.test/INBOX: a user name, path or query does not belong in the URL"),
+                      url.err)
+        try write("triage.conf", base + "[account a]\nurl = imaps://mail.example.test\nuser = u\npassword_command = true\nca_file = missing.pem\n"
+                  + "[account b]\nurl = imaps://mail.example.test\nuser = u\npassword_command = true\nca_file = Rules\n"
+                  + "[digest]\nto = a@x.test\nfrom = b@x.test\nsmtp = smtps://smtp.example.test\nca_file = /nonexistent/ca.pem\n")
+        let ca = try run(["check", "--config", "triage.conf"])
+        XCTAssertEqual(ca.status, 78)
+        XCTAssertEqual(ca.err, """
+            triage.conf:4: error: [account a] ca_file \(folder.path)/missing.pem does not exist; fix the path or its permissions
+            triage.conf:9: error: [account b] ca_file \(folder.path)/Rules is not a file; fix the path or its permissions
+            triage.conf: error: [digest] ca_file /nonexistent/ca.pem does not exist; fix the path or its permissions
+
+            """)
+    }
+
     func testCheckPrintsEveryDiagnosticAndExits78() throws {
         try write("Rules/a.rules", "rule \"typo\"\n  when form:boss@example.test\n  then flag\n")
         try write("Rules/b.rules", "rule \"x\" when a then lable \"y\"\n")

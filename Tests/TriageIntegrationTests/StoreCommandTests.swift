@@ -231,7 +231,7 @@ final class StoreCommandTests: XCTestCase {
     }
 
     func testRemindAddOnADateAndWithoutDueIsToday() throws {
-        XCTAssertEqual(try triage("remind", "add", "Renew passport", "on", "2027-01-15").status, 0)
+        XCTAssertEqual(try triage("remind", "add", "Renew passport", "on", "2027-01-15", "--now", Self.now).status, 0)
         // A local --now is read in the configured zone.
         XCTAssertEqual(try triage("remind", "add", "Today's thing", "--now", "2026-03-02T23:30").status, 0)
         let byTitle = Dictionary(uniqueKeysWithValues: store.openReminders().records.map { ($0.title, $0) })
@@ -261,5 +261,40 @@ final class StoreCommandTests: XCTestCase {
         XCTAssertTrue(run.err.contains("<command line>:1:"), run.err)
         XCTAssertTrue(run.err.contains("\"Thing\" in two days"), run.err)
         XCTAssertEqual(store.openReminders().records, [])
+    }
+
+    /// Phrases and a named place from `[place Office]`: `remind list` and the
+    /// iCalendar LOCATION say "Office"; `at 6:30pm` is a time alarm.
+    func testRemindAddTakesPhrasesAndANamedPlace() throws {
+        try "[triage]\nstore = data\ntimezone = Europe/Berlin\n\n[place Office]\nat = 38.97,-95.23\nradius = 200 m\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let run = try triage("remind", "add", "Clear", "the", "desk", "next", "friday", "at", "6:30pm", "near", "Office", "leaving",
+                             "--now", "2026-03-02T09:00")
+        XCTAssertEqual(run.status, 0, run.err)
+        let r = try XCTUnwrap(store.openReminders().records.first)
+        XCTAssertEqual(r.due, CivilDate(year: 2026, month: 3, day: 6))
+        XCTAssertEqual(r.at, TimeOfDay(hour: 18, minute: 30))
+        XCTAssertEqual(r.place, Place(latitude: 38.97, longitude: -95.23, radiusMeters: 200, proximity: .leaving, title: "Office"))
+        XCTAssertEqual(try triage("remind").out, "\(r.id.prefix(4))  2026-03-06 18:30  Clear the desk  (near Office, 200 m, leaving)\n")
+        let todo = try XCTUnwrap(try ICSReader.todos(in: try triage("export", "ics").out).first)
+        XCTAssertEqual(todo.location, "Office")
+        XCTAssertEqual(todo.alarms.map(\.trigger), ["19760401T005545Z", "20260306T173000Z"], "the place's alarm, then 18:30 Berlin")
+
+        let unknown = try triage("remind", "add", "Lunch", "near", "Home", "--now", "2026-03-02T09:00")
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.err.contains("unknown place \"Home\""), unknown.err)
+    }
+
+    /// A due day already past is refused (64) unless --force.
+    func testRemindAddRefusesAPastDayUnlessForced() throws {
+        let past = try triage("remind", "add", "Pay rent", "on", "2026-03-01", "--now", Self.now)
+        XCTAssertEqual(past.status, 64)
+        XCTAssertTrue(past.err.contains("the due day 2026-03-01 is past (today is 2026-03-03)"), past.err)
+        XCTAssertTrue(past.err.contains("--force"), past.err)
+        XCTAssertEqual(store.openReminders().records, [])
+        let forced = try triage("remind", "add", "Pay rent", "on", "2026-03-01", "--force", "--now", Self.now)
+        XCTAssertEqual(forced.status, 0, forced.err)
+        XCTAssertEqual(store.openReminders().records.first?.due, CivilDate(year: 2026, month: 3, day: 1))
+        XCTAssertEqual(try triage("remind", "--force").status, 64, "--force goes with add")
     }
 }

@@ -95,4 +95,43 @@ final class MisreadMessageTests: XCTestCase {
         XCTAssertEqual(HTMLText.plainText("&NotNestedGreaterGreater; &nbsp;x &ampy &#x1F600; &zzz; &#;"), "\u{2AA2}\u{0338} \u{00A0}x &y 😀 &zzz; &#;")
         XCTAssertEqual(HTMLEntities.named.count, 2125)
     }
+
+    /// An mbox `From ` line after other header fields is skipped, as Python's
+    /// `email` does (a misplaced envelope line), not taken as the end of the headers.
+    func testMboxFromLineInsideTheHeadersIsSkipped() throws {
+        let m = try misread("mbox-from-in-header.eml")
+        XCTAssertEqual(m.from, [Address(name: "Sender", address: "sender@example.org")])
+        XCTAssertEqual(m.subject, "Envelope line among the headers")
+        XCTAssertEqual(m.date?.utcOffsetSeconds, 7200)
+        XCTAssertEqual(m.date?.secondsSince1970, 1_725_350_400)
+        XCTAssertEqual(m.messageID, "mbox-from-1@example.org")
+        XCTAssertEqual(m.deliveredTo, ["me@example.test"])
+        XCTAssertEqual(m.snippet, "The body, not the header text.")
+    }
+
+    /// RFC 5322 §4.3: `UT` is +0000; `UTC`, common though not in the grammar, too.
+    func testZonesUTAndUTCAreZeroOffset() throws {
+        for name in ["zone-ut.eml", "zone-utc.eml"] {
+            let m = try misread(name)
+            XCTAssertEqual(m.date?.utcOffsetSeconds, 0, name)
+            XCTAssertEqual(m.date?.secondsSince1970, 1_725_357_600, name)
+        }
+    }
+
+    /// RFC 5322 §3.6.4: In-Reply-To and References hold `<id>`s; a phrase
+    /// without one names no message (else unrelated mail would thread together).
+    func testInReplyToWithoutAngleBracketsNamesNoMessage() throws {
+        let m = try misread("in-reply-to-phrase.eml")
+        XCTAssertNil(m.inReplyTo)
+        XCTAssertEqual(m.references, [])
+        XCTAssertEqual(m.messageID, "reply-phrase@example.org")
+    }
+
+    /// A last part whose closing delimiter never comes runs to the end of the
+    /// message, as in Python and mail clients; the text and attachment are kept.
+    func testUnclosedLastPartRunsToTheEnd() throws {
+        let m = try misread("multipart-unclosed.eml")
+        XCTAssertEqual(m.attachments, ["report.pdf"])
+        XCTAssertEqual(m.snippet, "The text before the attachment.")
+    }
 }

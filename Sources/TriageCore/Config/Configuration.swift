@@ -13,6 +13,13 @@ public struct Configuration: Sendable {
     public var accounts: [AccountSection] = []
     /// The optional `[digest]` section.
     public var digest: DigestSection?
+    /// `[place NAME]` sections, in file order: each a place whose title is its name.
+    public var places: [Place] = []
+
+    /// The named places by lower-cased name (`near "office"` finds `[place Office]`).
+    public var placesByName: [String: Place] {
+        Dictionary(places.compactMap { p in p.title.map { ($0.lowercased(), p) } }, uniquingKeysWith: { a, _ in a })
+    }
 
     /// Creates a configuration.
     public init(path: String, triage: TriageSection, accounts: [AccountSection] = [], digest: DigestSection? = nil) {

@@ -60,18 +60,24 @@ public struct ReminderSpec: Hashable, Sendable {
     }
 }
 
-/// `in N days` or `on YYYY-MM-DD`.
+/// `in N days` (`tomorrow`, `in N weeks`), `on YYYY-MM-DD` or `next WEEKDAY`.
 public enum DueSpec: Hashable, Sendable {
     /// N calendar days after the day the message is handled (or the command runs).
     case inDays(Int)
     /// A fixed date.
     case on(CivilDate)
+    /// The first such weekday after today (0 Sunday ... 6 Saturday): `next monday`
+    /// on a Monday is a week later.
+    case next(weekday: Int)
 
     /// The due day, given today's date.
     public func resolve(today: CivilDate) -> CivilDate {
         switch self {
         case .inDays(let n): return today.adding(days: n)
         case .on(let date): return date
+        case .next(let weekday):
+            let ahead = (weekday - today.weekday + 7) % 7
+            return today.adding(days: ahead == 0 ? 7 : ahead)
         }
     }
 }
@@ -96,6 +102,26 @@ public struct TimeOfDay: Hashable, Sendable, Codable, CustomStringConvertible {
               let h = Int(parts[0]), let m = Int(parts[1]), (0...23).contains(h), (0...59).contains(m)
         else { return nil }
         self.init(hour: h, minute: m)
+    }
+
+    /// Parses what people write after `at`: `HH:MM`, or a 12-hour time with `am`/`pm`
+    /// (`9am`, `6:30pm`, `12am` is midnight, `12pm` noon; case ignored).
+    public init?(phrase text: some StringProtocol) {
+        let lower = text.lowercased()
+        guard lower.hasSuffix("am") || lower.hasSuffix("pm") else {
+            self.init(lower)
+            return
+        }
+        let clock = lower.dropLast(2)
+        let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), (1...2).contains(parts[0].count), parts[0].allSatisfy(\.isASCII),
+              let h = Int(parts[0]), (1...12).contains(h) else { return nil }
+        var minute = 0
+        if parts.count == 2 {
+            guard parts[1].count == 2, parts[1].allSatisfy(\.isASCII), let m = Int(parts[1]), (0...59).contains(m) else { return nil }
+            minute = m
+        }
+        self.init(hour: h % 12 + (lower.hasSuffix("pm") ? 12 : 0), minute: minute)
     }
 
     /// `HH:MM`.

@@ -15,11 +15,13 @@ public enum ActionFormatter {
             switch spec.due {
             case .inDays(let n)?: text += " in \(n) \(n == 1 ? "day" : "days")"
             case .on(let day)?: text += " on \(day.iso)"
+            case .next(let weekday)?: text += " next \(ReminderSyntax.weekdays[weekday])"
             case nil: break
             }
             if let at = spec.at { text += " at \(at)" }
             if let place = spec.place {
-                text += " near \(number(place.latitude)),\(number(place.longitude)) radius \(DigestFormat.radius(place.radiusMeters)) \(place.proximity.rawValue)"
+                text += " near" + (place.title.map { " " + quote($0) } ?? "")
+                text += " \(number(place.latitude)),\(number(place.longitude)) radius \(DigestFormat.radius(place.radiusMeters)) \(place.proximity.rawValue)"
             }
             if let note = spec.note { text += " note \(quote(note))" }
             return text
@@ -50,9 +52,11 @@ public enum ActionFormatter {
                                                 ("due", .string((spec.due?.resolve(today: today) ?? today).iso))]
             if let at = spec.at { pairs.append(("at", .string(at.description))) }
             if let place = spec.place {
-                pairs.append(("location", .object([("lat", .double(place.latitude)), ("lon", .double(place.longitude)),
-                                                   ("radius_m", .double(place.radiusMeters)),
-                                                   ("proximity", .string(place.proximity.rawValue))])))
+                var location: [(String, JSONValue)] = [("lat", .double(place.latitude)), ("lon", .double(place.longitude)),
+                                                       ("radius_m", .double(place.radiusMeters)),
+                                                       ("proximity", .string(place.proximity.rawValue))]
+                if let title = place.title { location.append(("title", .string(title))) }
+                pairs.append(("location", .object(location)))
             }
             if let note = spec.note { pairs.append(("note", .string(note))) }
             return object("remind", pairs)

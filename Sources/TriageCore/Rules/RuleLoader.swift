@@ -13,7 +13,8 @@ public enum RuleLoader {
         var definitions: [RuleDefinition] = []
         var diagnostics: [Diagnostic] = []
         for source in sources {
-            let (rules, problems) = RuleParser.parse(source.text, path: source.path)
+            let (rules, problems) = RuleParser.parse(source.text, path: source.path,
+                                                           places: environment.places, today: environment.today)
             definitions += rules
             diagnostics += problems
         }

@@ -23,6 +23,10 @@ public struct RuleParser {
     private var diagnostics: [Diagnostic] = []
     /// The rule being parsed once its query is complete, kept if its actions fail.
     private var recovered: RuleDefinition?
+    /// Named places (`[place NAME]`) by lower-cased name, for `near "NAME"`.
+    private var places: [String: Place] = [:]
+    /// When set (`triage check`), a reminder due on a fixed day before it is a warning.
+    private var today: CivilDate?
 
     private init(tokens: [Token], path: String) {
         self.tokens = tokens
@@ -32,29 +36,35 @@ public struct RuleParser {
     /// Parses one rule file. Returns the rules that parsed (with those whose actions had an
     /// error, so whole-set checks see them) and every diagnostic, in source order. A file
     /// with diagnostics must not be run.
-    public static func parse(_ source: String, path: String) -> ([RuleDefinition], [Diagnostic]) {
+    public static func parse(_ source: String, path: String, places: [String: Place] = [:],
+                             today: CivilDate? = nil) -> ([RuleDefinition], [Diagnostic]) {
         let (tokens, lexical) = RuleLexer.tokenize(source, path: path)
         var parser = RuleParser(tokens: tokens, path: path)
+        parser.places = places
+        parser.today = today
         let rules = parser.parseFile()
         return (rules, sorted(lexical + parser.diagnostics))
     }
 
     /// Parses the reminder grammar alone (for `triage remind add`): a title in quotes,
     /// then the optional clauses, as after the `remind` action.
-    static func parseReminder(_ source: String, path: String) -> (ReminderSpec?, [Diagnostic]) {
+    static func parseReminder(_ source: String, path: String, places: [String: Place],
+                              today: CivilDate?) -> (ReminderSpec?, [Diagnostic]) {
         let (tokens, lexical) = RuleLexer.tokenize(source, path: path)
         var parser = RuleParser(tokens: tokens, path: path)
+        parser.places = places
+        parser.today = today
         var spec: ReminderSpec?
         do {
             let parsed = try parser.parseReminder(templates: false)
             if parser.peek.kind != .end {
-                parser.error(parser.peek.span, "unexpected \(parser.peek.quoted) in the reminder; clauses are in, on, at, near and note")
+                parser.error(parser.peek.span, "unexpected \(parser.peek.quoted) in the reminder; clauses are in, on, tomorrow, next, at, near and note")
             } else {
                 spec = parsed
             }
         } catch {}
         let diagnostics = sorted(lexical + parser.diagnostics)
-        return (diagnostics.isEmpty ? spec : nil, diagnostics)
+        return (diagnostics.contains { $0.severity == .error } ? nil : spec, diagnostics)
     }
 
     static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
@@ -608,7 +618,7 @@ public struct RuleParser {
         let length = LabelCodec.encodedLength(name)
         if !known, length > LabelCodec.maxKeywordBytes {
             error(token.span, "label \(token.quoted) is too long for an IMAP keyword: \(length) bytes once encoded "
-                  + "(a space takes 3, a non-ASCII letter 6 or more), and servers take at most \(LabelCodec.maxKeywordBytes); shorten it")
+                  + "(a non-ASCII letter takes 6 or more, a symbol such as + or % 3), and servers take at most \(LabelCodec.maxKeywordBytes); shorten it")
         }
         return name
     }
@@ -625,7 +635,7 @@ public struct RuleParser {
         }
     }
 
-    /// `N days` after an `in`.
+    /// `N days` or `N weeks` after an `in`, in days.
     private mutating func parseDays() throws -> Int {
         let number = peek
         var days = 0
@@ -646,11 +656,17 @@ public struct RuleParser {
         }
         if peek.isWord("days") || peek.isWord("day") {
             advance()
+        } else if peek.isWord("weeks") || peek.isWord("week") {
+            advance()
+            if days > 36_500 / 7 {
+                error(number.span, "bad number of weeks '\(number.text)' after 'in'; write a whole number from 0 to \(36_500 / 7)")
+            }
+            days *= 7
         } else if peek.kind == .word, !atRuleEnd, !Self.clauses.contains(peek.text.lowercased()) {
-            error(peek.span, "unknown unit '\(peek.text)' after 'in \(days)'; write days, as in in \(days) days")
+            error(peek.span, "unknown unit '\(peek.text)' after 'in \(days)'; write days or weeks, as in in \(days) days")
             advance()
         } else {
-            error(expectedSpan, "expected 'days' after 'in \(days)'")
+            error(expectedSpan, "expected 'days' or 'weeks' after 'in \(days)'")
         }
         return days
     }
@@ -673,20 +689,39 @@ public struct RuleParser {
         while peek.kind == .word, Self.clauses.contains(peek.text.lowercased()) {
             let keyword = advance()
             let clause = keyword.text.lowercased()
-            if seen.contains(clause) { error(keyword.span, "'\(clause)' is given twice in one reminder") }
-            if (clause == "in" && seen.contains("on")) || (clause == "on" && seen.contains("in")) {
-                error(keyword.span, "give either 'in N days' or 'on YYYY-MM-DD', not both")
+            let dueClauses: Set<String> = ["in", "on", "tomorrow", "next"]
+            if seen.contains(clause) {
+                error(keyword.span, "'\(clause)' is given twice in one reminder")
+            } else if dueClauses.contains(clause), !seen.isDisjoint(with: dueClauses) {
+                error(keyword.span, "give one due date: 'in N days', 'tomorrow', 'next WEEKDAY' or 'on YYYY-MM-DD', not two")
             }
             seen.insert(clause)
             switch clause {
             case "in":
                 spec.due = .inDays(try parseDays())
+            case "tomorrow":
+                spec.due = .inDays(1)
+            case "next":
+                let day = peek
+                guard day.kind == .word, !atRuleEnd else { throw error(expectedSpan, "expected a weekday after 'next', as in next monday") }
+                advance()
+                if let weekday = ReminderSyntax.weekdays.firstIndex(of: day.text.lowercased()) {
+                    spec.due = .next(weekday: weekday)
+                } else if let guess = Suggestion.closest(to: day.text.lowercased(), in: ReminderSyntax.weekdays) {
+                    error(day.span, "unknown weekday '\(day.text)' after 'next'; did you mean '\(guess)'?")
+                } else {
+                    error(day.span, "unknown weekday '\(day.text)' after 'next'; write monday ... sunday, as in next monday")
+                }
             case "on":
                 let date = peek
                 guard date.kind == .word else { throw error(expectedSpan, "expected a date after 'on', as in on 2026-12-01") }
                 advance()
                 if date.text.count == 10, let day = CivilDate(iso: date.text) {
                     spec.due = .on(day)
+                    if let today, day < today {
+                        warn(date.span, "the reminder is due on \(day.iso), which is past (today is \(today.iso)); "
+                             + "every message it matches gets a reminder that is already late")
+                    }
                 } else {
                     error(date.span, "bad date '\(date.text)'; write YYYY-MM-DD, as in on 2026-12-01")
                 }
@@ -694,8 +729,8 @@ public struct RuleParser {
                 let time = peek
                 guard time.kind == .word else { throw error(expectedSpan, "expected a time after 'at', as in at 09:00") }
                 advance()
-                if let t = TimeOfDay(time.text) { spec.at = t } else {
-                    error(time.span, "bad time '\(time.text)'; write HH:MM from 00:00 to 23:59, as in at 09:00")
+                if let t = TimeOfDay(phrase: time.text) { spec.at = t } else {
+                    error(time.span, "bad time '\(time.text)'; write HH:MM from 00:00 to 23:59 or a time with am/pm, as in at 09:00 or at 6:30pm")
                 }
             case "near":
                 spec.place = try parsePlace()
@@ -710,8 +745,33 @@ public struct RuleParser {
         return spec
     }
 
-    /// `LAT,LON radius N m|km|mi [arriving|leaving]`.
+    /// `"NAME" [arriving|leaving]` (a `[place NAME]` of the configuration), or
+    /// `["NAME"] LAT,LON radius N m|km|mi [arriving|leaving]`; the name is the place's title.
     private mutating func parsePlace() throws -> Place {
+        var title: String?
+        if peek.kind == .string {
+            let name = advance()
+            title = name.text
+            if name.text.allSatisfy(\.isWhitespace) { error(name.span, "a place name cannot be empty") }
+            let coordinatesFollow = peek.kind == .minus || (peek.kind == .word && !atRuleEnd && ReminderSyntax.decimal(peek.text) != nil)
+            if !coordinatesFollow {
+                var place: Place
+                if let known = places[name.text.lowercased()] {
+                    place = known
+                } else {
+                    let names = places.values.compactMap(\.title).sorted()
+                    if let guess = Suggestion.closest(to: name.text, in: names) {
+                        error(name.span, "unknown place \(name.quoted); did you mean \"\(guess)\"?")
+                    } else {
+                        error(name.span, "unknown place \(name.quoted); define it in the configuration as [place \(name.text)] "
+                              + "with at = LAT,LON and radius = N m, or give its coordinates: near \(name.quoted) LAT,LON radius N m")
+                    }
+                    place = Place(latitude: 0, longitude: 0, radiusMeters: 1, title: name.text)
+                }
+                if peek.isWord("arriving") { advance(); place.proximity = .arriving } else if peek.isWord("leaving") { advance(); place.proximity = .leaving }
+                return place
+            }
+        }
         let latitude = try parseCoordinate(name: "latitude", limit: 90)
         guard peek.kind == .comma else {
             throw error(expectedSpan, "expected ',' between latitude and longitude, as in near 38.9717,-95.2353")
@@ -736,17 +796,14 @@ public struct RuleParser {
             unit = advance().text
             unitSpan = previous.span
         }
-        let metres: Double
-        switch unit.lowercased() {
-        case "m": metres = amount
-        case "km": metres = amount * 1000
-        case "mi": metres = amount * 1609.344
-        default: throw error(unitSpan, "unknown unit '\(unit)' for the radius; use m, km or mi")
+        guard let per = ReminderSyntax.metres(per: unit) else {
+            throw error(unitSpan, "unknown unit '\(unit)' for the radius; use m, km or mi (or meters, kilometers, miles)")
         }
+        let metres = amount * per
         if !(metres > 0) { error(radiusToken.span, "the radius must be more than 0") }
         var proximity = Proximity.arriving
         if peek.isWord("arriving") { advance() } else if peek.isWord("leaving") { advance(); proximity = .leaving }
-        return Place(latitude: latitude, longitude: longitude, radiusMeters: metres, proximity: proximity)
+        return Place(latitude: latitude, longitude: longitude, radiusMeters: metres, proximity: proximity, title: title)
     }
 
     private mutating func parseCoordinate(name: String, limit: Double) throws -> Double {
@@ -773,11 +830,5 @@ public struct RuleParser {
         return degrees
     }
 
-    /// A plain decimal number (`38.9717`, `3`), nil for anything else.
-    private static func decimal(_ text: String) -> Double? {
-        guard !text.isEmpty, text.first != ".", text.last != ".",
-              text.allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == "." }),
-              text.filter({ $0 == "." }).count <= 1 else { return nil }
-        return Double(text)
-    }
+    private static func decimal(_ text: String) -> Double? { ReminderSyntax.decimal(text) }
 }

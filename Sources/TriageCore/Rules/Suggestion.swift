@@ -1,8 +1,8 @@
 /// "Did you mean" suggestions for misspelt operators, actions and values.
-enum Suggestion {
+public enum Suggestion {
     /// The candidate closest to `word` by edit distance (at most 2, and less than
     /// the word's length so short words are not "corrected" into anything).
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         let w = Array(word.lowercased())
         var best: (String, Int)?
         for candidate in candidates {

@@ -1,5 +1,7 @@
+import Foundation
 import TriageConfig
 import TriageCore
+import TriageIMAP
 
 /// `triage check [--config FILE]`: validates the configuration and every rule file.
 enum CheckCommand: Command {
@@ -13,14 +15,15 @@ enum CheckCommand: Command {
         standard error, each with its file, line and column, and exits 78 (66 when
         the configuration file is missing, unreadable or a directory). Warnings (a
         query that may not mean what it looks like) are printed too, and alone leave
-        the exit status 0.
+        the exit status 0 (so does a reminder due on a day already past).
         """,
         options: [
             .flag("--connect", help: """
-                also log in to each account and show what each folder of `mailboxes =` and \
-                of the move actions is called on the server (`Lists/dev` is \
-                `INBOX.Lists.dev` on Courier); a folder that does not exist there is a \
-                problem (78)
+                also log in to each account (TLS verified), list its folders and show what \
+                each folder of `mailboxes =` and of the move actions is called on the server \
+                (`Lists/dev` is `INBOX.Lists.dev` on Courier); a folder that does not exist \
+                there (with a close match: did you mean) or a label the server cannot take \
+                as a keyword is a problem (78)
                 """),
             .config,
         ])
@@ -34,15 +37,22 @@ enum CheckCommand: Command {
             context.err(error.problems.map { $0.rendered + "\n" }.joined())
             return error.exitStatus  // 66 when the file is missing or unreadable, as in every command
         }
-        let loaded = RulesFolder.load(configuration)
+        // Today, so that a reminder due on a day already past is a warning.
+        let today = Timestamp.day(of: context.now, in: configuration.triage.timeZone ?? TimeZone.current)
+        // A ca_file that cannot be read fails only when a run connects: say so now.
+        let fileProblems = TrustFileCheck.problems(configuration)
+        if !fileProblems.isEmpty { context.err(fileProblems.map { $0.rendered + "\n" }.joined()) }
+        let loaded = RulesFolder.load(configuration, today: today)
         // Warnings (a rule that may not mean what it says) are shown; only errors fail.
         if !loaded.diagnostics.isEmpty { context.err(loaded.rendered) }
-        if loaded.hasErrors { return .config }
+        if loaded.hasErrors || !fileProblems.isEmpty { return .config }
         return a.has("--connect") ? try connect(configuration, rules: loaded.rules, context: context) : .ok
     }
 
-    /// Logs in to each account and shows each folder's name on the server; a missing
-    /// folder is a configuration problem, a failed connection its own exit status.
+    /// Logs in to each account, lists its folders and shows each named folder's name
+    /// on the server; a missing folder (with a close match) or a label the server
+    /// cannot take as a keyword is a configuration problem, a failed connection its
+    /// own exit status.
     private static func connect(_ configuration: Configuration, rules: CompiledRules?, context: Context) throws -> ExitStatus {
         var worst = ExitStatus.ok
         for account in configuration.accounts {
@@ -50,13 +60,31 @@ enum CheckCommand: Command {
                 let connection = try RunCommand.connect(account, credential: nil, context: context, verbose: false)
                 defer { connection.close() }
                 try FolderNames.checkImportant(rules, on: connection)
+                let server = connection.serverName
+                let existing = try FolderNames.existing(on: connection)
+                if let existing {
+                    // Quoted with control characters escaped: the names are the server's.
+                    context.out("\(account.name): folders on \(server): \(existing.map { String(reflecting: $0) }.joined(separator: ", "))\n")
+                }
                 let names = FolderNames.named(mailboxes: account.mailboxes, rules: rules)
                 for pair in try FolderNames.resolved(names, on: connection) {
-                    context.out(FolderNames.line(account: account.name, pair, server: connection.serverName) + "\n")
-                    do {
-                        _ = try connection.open(pair.0, readOnly: true)
-                    } catch let error as MailError where error.kind == .missingFolder {
-                        context.err("triage: account \(account.name): folder \(String(reflecting: pair.1)) does not exist on \(connection.serverName); create it or fix the rule\n")
+                    context.out(FolderNames.line(account: account.name, pair, server: server) + "\n")
+                }
+                let missing = try FolderNames.missing(names, existing: existing, on: connection)
+                for folder in missing {
+                    context.err("triage: account \(account.name): \(try FolderNames.missingLine(folder, on: connection)); create it or fix the rule\n")
+                    worst = max(worst, .config)
+                }
+                // Labels: a server whose PERMANENTFLAGS lack \* takes no new keywords. Only SELECT
+                // says so (EXAMINE's PERMANENTFLAGS are empty); SELECT changes no message.
+                // (A Maildir takes any keyword: nothing to ask.)
+                let labels = connection is IMAPConnection ? FolderNames.literalLabels(rules) : []
+                for mailbox in account.mailboxes where !labels.isEmpty && !missing.contains(where: { $0.name == mailbox }) {
+                    guard let allowed = try connection.open(mailbox, readOnly: false).allowedKeywords else { continue }
+                    for label in labels where !allowed.contains(where: { LabelCodec.same(LabelCodec.label(for: $0), label) }) {
+                        context.err("triage: account \(account.name): label \(String(reflecting: label)) cannot be a keyword in "
+                                    + "\(String(reflecting: mailbox)) on \(server): the server takes no new keywords there "
+                                    + "(PERMANENTFLAGS without \\*); create the keyword with another client or remove the action\n")
                         worst = max(worst, .config)
                     }
                 }

@@ -7,8 +7,9 @@ enum RemindCommand: Command {
         summary: "list, add, complete, reopen or remove reminders",
         usage: [
             "remind [list] [--all] [--json] [--config FILE]",
-            "remind add TITLE... [in N days | on YYYY-MM-DD] [at HH:MM] "
-                + "[near LAT,LON radius N m|km|mi [arriving|leaving]] [note TEXT...] [--now TIME] [--config FILE]",
+            "remind add TITLE... [in N days|weeks | tomorrow | next WEEKDAY | on DATE] "
+                + "[at HH:MM|9am|6:30pm] [near PLACE [arriving|leaving]] "
+                + "[note TEXT...] [--force] [--now TIME] [--config FILE]",
             "remind done ID... [--config FILE]",
             "remind reopen ID... [--config FILE]",
             "remind remove ID... [--config FILE]",
@@ -17,9 +18,12 @@ enum RemindCommand: Command {
         Lists open reminders by due day: short id, due day and time, title, place.
         IDs may be shortened to any unique prefix of at least four digits.
 
-        'add' takes the same clauses as the 'remind' action of a rule; without 'in'
-        or 'on' the reminder is due today. The title is the words before the first
-        clause (in, on, at, near, note), quoted or not: 'remind add Call the
+        'add' takes the same clauses as the 'remind' action of a rule; without 'in',
+        'tomorrow', 'next' or 'on' the reminder is due today; a day already past is
+        refused unless --force. PLACE is LAT,LON radius N m|km|mi, or "NAME" for a
+        [place NAME] section of the configuration, or "NAME" LAT,LON radius N m
+        (a name for those coordinates). The title is the words before the first clause (in, on,
+        tomorrow, next, at, near, note), quoted or not: 'remind add Call the
         dentist in 2 days' and 'remind add "Call the dentist" in 2 days' are the
         same; the note is the words after 'note' up to the next clause. Quote a
         title or note that holds a clause word ("Pick up at the station"); words
@@ -30,11 +34,12 @@ enum RemindCommand: Command {
         options: [
             .flag("--all", help: "include done reminders"),
             .flag("--json", help: "one JSON object per reminder, one per line (the record's fields)"),
+            .flag("--force", help: "add: accept a due day already past"),
             .now("act"),
             .config,
         ],
         notes: "Exit status: 0 success; 64 usage error (for add: the reminder's words, with the column); "
-            + "65 an unknown or ambiguous id (nothing is changed); 66 no configuration file; "
+            + "(or a due day already past without --force); 65 an unknown or ambiguous id (nothing is changed); 66 no configuration file; "
             + "75 another triage holds the store's lock.",
         dashWords: true)
 
@@ -51,6 +56,7 @@ enum RemindCommand: Command {
             }
             return try add(Array(words.dropFirst()), a, context: context)
         }
+        if a.has("--force") { throw SimpleError(.usage, "remind: --force goes with add") }
         if words.first == "list" { words.removeFirst() }
         guard words.isEmpty else {
             throw SimpleError(.usage, "remind: unexpected '\(words[0])'; usage: triage remind [list] [--all] [--json], "
@@ -105,13 +111,19 @@ enum RemindCommand: Command {
     private static func add(_ words: [String], _ a: Arguments, context: Context) throws -> ExitStatus {
         guard !words.isEmpty else { throw SimpleError(.usage, "remind add: give a title, e.g. triage remind add \"Call the dentist\" in 2 days") }
         let source = ReminderSource.text(words)
-        let (parsed, diagnostics) = ReminderSyntax.parse(source, path: "<command line>")
+        // The configuration first: `near "Office"` names one of its [place] sections.
+        let (setup, context) = try RunSetup.load(a, context: context)
+        let (parsed, diagnostics) = ReminderSyntax.parse(source, path: "<command line>", places: setup.config.placesByName)
         guard let spec = parsed, !diagnostics.contains(where: { $0.severity == .error }) else {
             throw SimpleError(.usage, "remind add: " + ReminderSource.render(diagnostics, source: source))
         }
-        let (setup, context) = try RunSetup.load(a, context: context)
-        let reminder = Reminder(id: RecordID.random(), spec: spec, today: setup.today(context),
+        let today = setup.today(context)
+        let reminder = Reminder(id: RecordID.random(), spec: spec, today: today,
                                 created: Timestamp(context.now, timeZone: setup.timeZone))
+        if reminder.due < today, !a.has("--force") {
+            throw SimpleError(.usage, "remind add: the due day \(reminder.due.iso) is past (today is \(today.iso)); "
+                              + "give a later day, or add --force to add it anyway")
+        }
         try setup.store.put(reminder)
         return .ok
     }

@@ -121,6 +121,17 @@ enum RunCommand: Command {
                     }
                 }
                 try FolderNames.checkImportant(setup.rules, on: connection)
+                if options.dryRun {
+                    // Say which move targets are missing (as check --connect does) rather
+                    // than print "would move" to a folder that is not there.
+                    let targets = FolderNames.named(mailboxes: [], rules: setup.rules)
+                    let missing = try FolderNames.missing(targets, existing: try FolderNames.existing(on: connection), on: connection)
+                    for folder in missing {
+                        context.err("triage: account \(account.name): \(try FolderNames.missingLine(folder, on: connection)); "
+                                    + "a run would leave the messages where they are: create it or fix the rule\n")
+                    }
+                    printer.missingFolders = Set(missing.map(\.name))
+                }
                 let headerNames = setup.rules?.headerNames ?? []
                 for mailbox in account.mailboxes {
                     // `in:` compares in the rules' folder names: the namespace maps the server's back.

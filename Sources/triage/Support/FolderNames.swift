@@ -40,6 +40,58 @@ enum FolderNames {
             + "remove the term, or keep such rules for a configuration with only Gmail accounts")
     }
 
+    /// The account's folders as the rules name them: LIST on IMAP; nil for a Maildir,
+    /// whose folders are probed one by one instead (`missing`).
+    static func existing(on connection: MailConnection) throws -> [String]? {
+        guard let imap = connection as? IMAPConnection else { return nil }
+        return try imap.folderList()
+    }
+
+    /// Each of `names` that does not exist on the server, with the closest existing
+    /// folder (a different case, or a name at most two edits away), in `names` order.
+    /// `existing` is `existing(on:)`; without it each folder is opened read-only, so
+    /// call this before a mailbox is selected for work.
+    static func missing(_ names: [String], existing: [String]?, on connection: MailConnection) throws -> [(name: String, closest: String?)] {
+        var found: [(name: String, closest: String?)] = []
+        for name in names {
+            if let existing {
+                // `mailboxes = INBOX.Lists.dev` (the server's name) is `Lists/dev` in the list.
+                var canonical = name
+                if let imap = connection as? IMAPConnection { canonical = try imap.folderNamespace().ruleName(imap.serverFolder(name)) }
+                if name.uppercased() == "INBOX" || existing.contains(name) || existing.contains(canonical) { continue }
+                let lowered = existing.map { $0.lowercased() }
+                let closest = existing.first { $0.lowercased() == name.lowercased() }
+                    ?? Suggestion.closest(to: name, in: lowered).flatMap { guess in existing.first { $0.lowercased() == guess } }
+                found.append((name, closest))
+            } else {
+                do {
+                    _ = try connection.open(name, readOnly: true)
+                } catch let error as MailError where error.kind == .missingFolder {
+                    found.append((name, nil))
+                }
+            }
+        }
+        return found
+    }
+
+    /// `folder "Lists/Dev" does not exist on localhost:993; did you mean "Lists/dev"?`,
+    /// by the server's name when it differs (`"INBOX.Lists.gone" ... (the rules' "Lists/gone")`).
+    static func missingLine(_ folder: (name: String, closest: String?), on connection: MailConnection) throws -> String {
+        let serverName = try resolved([folder.name], on: connection).first?.1 ?? folder.name
+        return "folder \(String(reflecting: serverName)) does not exist on \(connection.serverName)"
+            + (serverName == folder.name ? "" : " (the rules' \(String(reflecting: folder.name)))")
+            + (folder.closest.map { "; did you mean \(String(reflecting: $0))?" } ?? "")
+    }
+
+    /// Labels the rules write out (no placeholders), each once, in rule order.
+    static func literalLabels(_ rules: CompiledRules?) -> [String] {
+        var seen = Set<String>()
+        return (rules?.rules ?? []).flatMap(\.actions).compactMap { action -> String? in
+            guard case .label(let name) = action, !name.contains("{"), seen.insert(name).inserted else { return nil }
+            return name
+        }
+    }
+
     /// `folder "Lists/dev" is "INBOX.Lists.dev" on localhost:993`; the names quoted with
     /// control characters escaped (the server's prefix is the server's to choose).
     static func line(account: String, _ pair: (String, String), server: String) -> String {

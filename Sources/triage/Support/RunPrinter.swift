@@ -8,6 +8,9 @@ final class RunPrinter: @unchecked Sendable {
     private let context: Context
     private let verbose: Bool
     private let dryRun: Bool
+    /// The current account's move targets that do not exist (`--dry-run` finds them):
+    /// shown as a move that cannot happen, not as "would move".
+    var missingFolders: Set<String> = []
 
     init(context: Context, verbose: Bool, dryRun: Bool) {
         self.context = context
@@ -24,7 +27,12 @@ final class RunPrinter: @unchecked Sendable {
         case let .decision(account, mailbox, uid, subject, actions):
             guard verbose || dryRun else { return }
             let what = actions.isEmpty ? "no rule matched"
-                : actions.map { "\(ActionFormatter.text($0.action)) [\($0.rule)]" }.joined(separator: ", ")
+                : actions.map { planned -> String in
+                    if case .move(let folder) = planned.action, missingFolders.contains(folder) {
+                        return "no move: folder \(String(reflecting: folder)) does not exist [\(planned.rule)]"
+                    }
+                    return "\(ActionFormatter.text(planned.action)) [\(planned.rule)]"
+                }.joined(separator: ", ")
             let prefix = dryRun ? "would: " : ""
             context.out("\(account)/\(mailbox) \(uid) \"\(subject ?? "(no subject)")\": \(prefix)\(what)\n")
         case let .actionFailed(account, mailbox, uids, action, reason):
