@@ -1,8 +1,8 @@
 import TriageCore
 import XCTest
 
-/// `ControlCharacters`, and the places that use it in TriageCore: RFC 2047
-/// decoding, placeholders and JSON.
+/// `ControlCharacters`, and the places that use it in TriageCore: placeholders
+/// and JSON.
 final class ControlCharactersTests: XCTestCase {
     func testOneLineReplacesEveryControlButTab() {
         XCTAssertEqual(ControlCharacters.replaced(in: "a\u{1B}]0;t\u{07}b\tc\r\nd\u{9B}2Je\u{7F}f\u{0}g"),
