@@ -31,10 +31,6 @@ CURLcode triage_curl_setopt_debug_callback(CURL *curl,
     return curl_easy_setopt(curl, CURLOPT_DEBUGFUNCTION, callback);
 }
 
-CURLcode triage_curl_getinfo_string(CURL *curl, CURLINFO info, char **value) {
-    return curl_easy_getinfo(curl, info, value);
-}
-
 void *triage_curl_gnutls_session(CURL *curl) {
     struct curl_tlssessioninfo *info = NULL;
     if(curl_easy_getinfo(curl, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || !info)

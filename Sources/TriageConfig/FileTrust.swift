@@ -58,7 +58,7 @@ public enum FileTrust {
         let user = getuid()
         if info.st_uid != user && info.st_uid != 0 {
             return "\(what) belongs to \(name(of: info.st_uid)), but triage runs as \(name(of: user)) and trusts only "
-                + "its own files and root's: \(consequence); make it yours: chown \(user) \(path)"
+                + "its own files and root's: \(consequence); copy it to a file of your own, or have root run: chown \(user) \(path)"
         }
         let writable = info.st_mode & 0o022
         if writable != 0 {

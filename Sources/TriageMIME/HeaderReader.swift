@@ -167,13 +167,7 @@ struct HeaderReader {
             if !ids.isEmpty { return ids }
         }
         let text = HeaderText.plain(raw)
-        var result: [String] = []
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
-            let id = rest[rest.index(after: open)..<close].filter { !$0.isWhitespace }
-            if !id.isEmpty { result.append(String(id)) }
-            rest = rest[rest.index(after: close)...]
-        }
+        var result = bracketed(text)
         if result.isEmpty {
             // An id missing its closing `>` (`<a@b`) loses the opening `<` as well.
             result = text.split(whereSeparator: { $0.isWhitespace }).compactMap { word in
@@ -189,8 +183,13 @@ struct HeaderReader {
     /// (`Jim's message of "Tue, 3 Sep"`); its words are no ids, and taking them
     /// as ids would thread unrelated mail together.
     private static func bracketedIDs(_ raw: [UInt8]) -> [String] {
+        bracketed(HeaderText.plain(HeaderComments.strip(raw)))
+    }
+
+    /// What stands inside each `<...>` of `text`, white space removed.
+    private static func bracketed(_ text: String) -> [String] {
         var result: [String] = []
-        var rest = Substring(HeaderText.plain(HeaderComments.strip(raw)))
+        var rest = Substring(text)
         while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
             let id = rest[rest.index(after: open)..<close].filter { !$0.isWhitespace }
             if !id.isEmpty { result.append(String(id)) }

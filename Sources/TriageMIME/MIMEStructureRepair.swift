@@ -224,14 +224,13 @@ enum MIMEStructureRepair {
     /// part without header lines; whether anything was inserted.
     private static func addingImpliedHeaders(_ bytes: inout [UInt8], boundaries: [[UInt8]]) -> Bool {
         let delimiters = Set(boundaries.map { [UInt8(ascii: "-"), UInt8(ascii: "-")] + $0 })
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 64)
-        var changed = false
+        // Copied only from the first insertion on: most messages need none.
+        var out: [UInt8]?
         var lineStart = 0
         while lineStart < bytes.count {
             let newline = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
             let lineEnd = newline < bytes.count ? newline + 1 : newline
-            out += bytes[lineStart..<lineEnd]
+            out? += bytes[lineStart..<lineEnd]
             if newline < bytes.count, isDelimiter(bytes[lineStart..<newline], delimiters, closing: false) {
                 let next = lineEnd
                 let nextNewline = bytes[next...].firstIndex(of: 0x0A) ?? bytes.count
@@ -241,15 +240,19 @@ enum MIMEStructureRepair {
                 if blank || anotherDelimiter {
                     let crlf = newline > lineStart && bytes[newline - 1] == 0x0D
                     let end: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
-                    out += Array("Content-Type: text/plain".utf8) + end
-                    if anotherDelimiter { out += end }
-                    changed = true
+                    if out == nil {
+                        out = Array(bytes[..<lineEnd])
+                        out?.reserveCapacity(bytes.count + 64)
+                    }
+                    out? += Array("Content-Type: text/plain".utf8) + end
+                    if anotherDelimiter { out? += end }
                 }
             }
             lineStart = lineEnd
         }
-        if changed { bytes = out }
-        return changed
+        guard let out else { return false }
+        bytes = out
+        return true
     }
 
     /// Appends `--b--` for each multipart still open at the end of `bytes`

@@ -84,16 +84,19 @@ public enum MessageParser {
 
     /// Parses the MIME structure for attachment names and the snippet.
     private static func readBody(_ buffer: UnsafeBufferPointer<UInt8>, into message: inout Message) {
-        if let repaired = MIMEStructureRepair.repaired(buffer) {
+        // The limit first: the repair then scans and copies no more than the parser reads,
+        // and what it appends (closing delimiters) stays within what is parsed.
+        let limited = UnsafeBufferPointer(rebasing: buffer[..<min(buffer.count, ParserLimits.maxStructureBytes)])
+        if let repaired = MIMEStructureRepair.repaired(limited) {
             repaired.withUnsafeBufferPointer { readStructure($0, into: &message) }
         } else {
-            readStructure(buffer, into: &message)
+            readStructure(limited, into: &message)
         }
     }
 
-    private static func readStructure(_ buffer: UnsafeBufferPointer<UInt8>, into message: inout Message) {
-        let length = min(buffer.count, ParserLimits.maxStructureBytes)
-        let limited = UnsafeBufferPointer(rebasing: buffer[..<length])
+    /// `limited` is at most `ParserLimits.maxStructureBytes`, plus what the repair added.
+    private static func readStructure(_ limited: UnsafeBufferPointer<UInt8>, into message: inout Message) {
+        let length = limited.count
         // libetpan recurses once per nesting level with no limit: refuse input that
         // could nest deeper than we are willing to recurse (headers are still read).
         guard NestingEstimate.tokenCount(limited, limit: ParserLimits.maxNestingTokens)

@@ -3,7 +3,8 @@ import TriageCore
 
 /// Writes a Maildir bookkeeping file (`triage-uidlist`, `dovecot-keywords`) with
 /// `AtomicFile`, durably. A failure is a `MailError` naming the file and the
-/// system's reason (exit 75), like every other account failure, so the run goes on
+/// system's reason (exit 75 for a full or read-only file system, 78 for one triage
+/// may not write to), like every other account failure, so the run goes on
 /// with the other accounts and the digest.
 ///
 /// Why durable (file and folder flushed before the run goes on): both files are
@@ -18,7 +19,9 @@ enum MaildirFile {
         do {
             try AtomicFile.write(path: path, data: Data(text.utf8), mode: mode(of: path), durable: true)
         } catch StoreError.io(_, _, let code) {
-            throw MailError(.protocol, server: server,
+            // A full or read-only file system passes (75, cron retries); a Maildir the
+            // user may not write to does not, so it is a configuration problem (78).
+            throw MailError(StoreError.isEnvironmental(code) ? .protocol : .configuration, server: server,
                             "cannot write \(path): \(String(cString: strerror(code))); nothing was changed in this mailbox. "
                             + "Check that the Maildir is writable and has free space, then run again")
         }

@@ -71,7 +71,7 @@ final class FileTrustTests: XCTestCase {
         let error = try XCTUnwrap(refusal(config))
         XCTAssertEqual(error.exitStatus, .config)
         XCTAssertTrue(error.message.contains("belongs to uid 65534"), error.message)
-        XCTAssertTrue(error.message.hasSuffix("make it yours: chown 0 \(config)"), error.message)
+        XCTAssertTrue(error.message.hasSuffix("copy it to a file of your own, or have root run: chown 0 \(config)"), error.message)
     }
 
     func testAGroupWritableRuleFileIsRefused() throws {

@@ -16,7 +16,7 @@ final class MaildirFixture {
     /// `triage-PURPOSE-UUID` with a Maildir and its Maildir++ `folders` (`.Lists.dev`).
     init(_ purpose: String, folders: [String] = []) throws {
         dir = NSTemporaryDirectory() + "triage-\(purpose)-\(UUID().uuidString)"
-        for sub in [""] + folders.map { "/" + $0 } {
+        for sub in [""] + folders.map({ "/" + $0 }) {
             for leaf in ["cur", "new", "tmp"] {
                 try FileManager.default.createDirectory(atPath: maildir + sub + "/" + leaf, withIntermediateDirectories: true)
             }

@@ -137,6 +137,22 @@ final class RefusedStoreTests: XCTestCase {
         XCTAssertEqual(problems().count, 1)
     }
 
+    func testRemovingAKeywordIsSentWhereNoNewKeywordMayBeMade() throws {
+        try deliver(1, subject: "old label")
+        _ = try run(on: RefusingConnection(try MaildirConnection(root: maildir), refuseUID: nil))
+        XCTAssertTrue(names()[1]?.hasSuffix(",Sa") == true, "labelled first: \(names())")
+
+        // Removing makes no keyword: a server without new keywords still takes it.
+        let connection = RefusingConnection(try MaildirConnection(root: maildir), refuseUID: nil, allowedKeywords: [])
+        let (outcome, events) = try fixture.run(on: connection, options: RunOptions(all: true, batchSize: 10)) { _ in
+            [PlannedAction(action: .unlabel("old"), rule: "untag")]
+        }
+        XCTAssertEqual(connection.labelStores, [[1]])
+        XCTAssertEqual(outcome.failedActions, [])
+        XCTAssertTrue(events.allSatisfy { if case .warning = $0 { return false } else { return true } }, "\(events)")
+        XCTAssertTrue(names()[1]?.hasSuffix(":2,S") == true, "keyword gone: \(names())")
+    }
+
     func testAKeywordTheServerListsIsStillSetWithoutNewKeywords() throws {
         try deliver(1, subject: "$Junk label")
         let connection = RefusingConnection(try MaildirConnection(root: maildir), refuseUID: nil, allowedKeywords: ["$junk"])

@@ -296,5 +296,6 @@ final class StoreCommandTests: XCTestCase {
         XCTAssertEqual(forced.status, 0, forced.err)
         XCTAssertEqual(store.openReminders().records.first?.due, CivilDate(year: 2026, month: 3, day: 1))
         XCTAssertEqual(try triage("remind", "--force").status, 64, "--force goes with add")
+        XCTAssertEqual(try triage("remind", "done", "ffff", "--force").status, 64, "--force goes with add, not with done")
     }
 }

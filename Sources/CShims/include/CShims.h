@@ -16,7 +16,6 @@ CURLcode triage_curl_getinfo_long(CURL *curl, CURLINFO info, long *value);
 /// SMTP step failed; it never records what the client sends during AUTH).
 CURLcode triage_curl_setopt_debug_callback(CURL *curl,
     int (*callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *userdata));
-CURLcode triage_curl_getinfo_string(CURL *curl, CURLINFO info, char **value);
 /// The gnutls_session_t of the handle's TLS connection (CURLINFO_TLS_SSL_PTR), or
 /// NULL before the TLS layer is set up or with another TLS backend.
 void *triage_curl_gnutls_session(CURL *curl);

@@ -11,4 +11,12 @@ public enum LabelName {
         }
         return out
     }
+
+    /// The form `label:` compares: a keyword as the server stores it (shortened
+    /// when long, `LabelCodec.stored`), then normalized. Every side of the
+    /// comparison (the message's labels, planned labels, the query) goes through
+    /// it, so a long label matches however it was written.
+    public static func key(_ name: String) -> String {
+        normalize(LabelCodec.stored(name))
+    }
 }

@@ -106,7 +106,7 @@ public struct MessageIndex: Sendable {
         }
         if !message.server.labels.isEmpty {
             labels.start = Int32(ids.count)
-            for label in message.server.labels { add(builder.vocabulary.id(of: LabelName.normalize(LabelCodec.stored(label))), "", builder.keepText) }
+            for label in message.server.labels { add(builder.vocabulary.id(of: LabelName.key(label)), "", builder.keepText) }
             labels.end = Int32(ids.count)
         }
         for name in message.attachments {

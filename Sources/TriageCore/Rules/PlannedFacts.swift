@@ -28,7 +28,7 @@ struct PlannedFacts: Sendable {
         case .change(let change)?:
             let present = change.operation == .add
             for name in change.labels.sorted() {
-                labels.append((vocabulary.id(of: LabelName.normalize(LabelCodec.stored(name))), present))
+                labels.append((vocabulary.id(of: LabelName.key(name)), present))
             }
             for flag in change.flags {
                 switch flag {

@@ -386,7 +386,7 @@ public struct RuleParser {
             return term(.list(lower.replacing("@", with: ".")))
         case .label:
             guard !lower.isEmpty else { error(token.span, "label: needs a label name"); return .invalid }
-            return term(.label(LabelName.normalize(LabelCodec.stored(raw))))
+            return term(.label(LabelName.key(raw)))
         case .has:
             guard lower == "attachment" else {
                 error(token.span, "unknown value '\(raw)' for has:; did you mean 'attachment'?")

@@ -240,7 +240,8 @@ public struct MailboxRunner {
         }
         // Server actions: flags first, moves last (a move ends the UID's life here).
         for (change, changeUIDs) in plan.server.changes {
-            if let allowed = pass.status.allowedKeywords, !change.labels.isEmpty,
+            // Only adding asks for a new keyword: removing one the message has is always allowed.
+            if let allowed = pass.status.allowedKeywords, change.operation == .add, !change.labels.isEmpty,
                !change.labels.allSatisfy({ label in allowed.contains { LabelCodec.same(LabelCodec.label(for: $0), label) } }) {
                 // The server takes no new keywords (PERMANENTFLAGS without \*): asking
                 // would only get a BAD. Every other action still happens.

@@ -83,7 +83,7 @@ public enum StoreError: TriageError, Equatable, CustomStringConvertible {
 
     /// Whether a file error comes from the system's state rather than the store's
     /// setup: trying again later (exit 75) is the right answer.
-    static func isEnvironmental(_ code: Int32) -> Bool {
+    public static func isEnvironmental(_ code: Int32) -> Bool {
         [ENOSPC, EDQUOT, EROFS, EIO, ENFILE, EMFILE, ENOMEM, EAGAIN, EBUSY, EINTR, ETXTBSY].contains(code)
     }
 }

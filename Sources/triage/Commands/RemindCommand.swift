@@ -38,12 +38,13 @@ enum RemindCommand: Command {
             .now("act"),
             .config,
         ],
-        notes: "Exit status: 0 success; 64 usage error (for add: the reminder's words, with the column); "
-            + "(or a due day already past without --force); 65 an unknown or ambiguous id (nothing is changed); 66 no configuration file; "
+        notes: "Exit status: 0 success; 64 usage error (for add: the reminder's words, with the column, "
+            + "or a due day already past without --force); 65 an unknown or ambiguous id (nothing is changed); 66 no configuration file; "
             + "75 another triage holds the store's lock.",
         dashWords: true)
 
     static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
+        if a.has("--force"), a.positional.first != "add" { throw SimpleError(.usage, "remind: --force goes with add") }
         if let status = try StatusVerb.apply(a, Reminder.self, context: context, set: {
             try $0.setStatus(reminders: $1, to: $2, now: $3)
         }) {
@@ -56,7 +57,6 @@ enum RemindCommand: Command {
             }
             return try add(Array(words.dropFirst()), a, context: context)
         }
-        if a.has("--force") { throw SimpleError(.usage, "remind: --force goes with add") }
         if words.first == "list" { words.removeFirst() }
         guard words.isEmpty else {
             throw SimpleError(.usage, "remind: unexpected '\(words[0])'; usage: triage remind [list] [--all] [--json], "
