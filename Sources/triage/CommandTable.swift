@@ -47,6 +47,9 @@ enum CommandTable {
             return .print(usage)
         case "--version":
             return .print("triage \(TriageVersion.string)\n")
+        case CompletionListing.spec.name:
+            // Hidden (not in `all`): the shell completions' listing of words.
+            return .run(CompletionListing.self, rest)
         case "help":
             guard let name = rest.first else { return .print(usage) }
             guard rest.count == 1 else { throw SimpleError(.usage, "help: name one command, as in triage help run") }
