@@ -1,0 +1,114 @@
+import Foundation
+import XCTest
+
+/// `scripts/install` into a temporary prefix: the release binary runs from
+/// outside the build tree with no toolchain on its library path, and the man
+/// pages and completions land where man and the shells look.
+///
+/// The release build is slow: it is made once for the class (and `swift build`
+/// keeps it in `.build/install`, see scripts/install).
+final class InstallTests: XCTestCase {
+    nonisolated(unsafe) private static var prefix = ""
+    nonisolated(unsafe) private static var installed: TriageProcess.Result?
+
+    override class func setUp() {
+        super.setUp()
+        prefix = FileManager.default.temporaryDirectory.path + "/triage-install-" + UUID().uuidString
+        installed = try? TriageProcess.run(["--prefix", prefix], directory: InstalledCopy.root,
+                                           executable: URL(fileURLWithPath: InstalledCopy.root + "/scripts/install"))
+    }
+
+    override class func tearDown() {
+        try? FileManager.default.removeItem(atPath: prefix)
+        super.tearDown()
+    }
+
+    private var folder = ""
+
+    override func setUpWithError() throws {
+        let result = try XCTUnwrap(Self.installed, "scripts/install did not start")
+        guard result.status == 0 else {
+            throw NSError(domain: "InstallTests", code: Int(result.status),
+                          userInfo: [NSLocalizedDescriptionKey: "scripts/install exited \(result.status): \(result.err)"])
+        }
+        folder = FileManager.default.temporaryDirectory.path + "/triage-installed-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// No Swift toolchain anywhere: the environment has only the system's PATH.
+    private var bareEnvironment: [String: String] { ["PATH": "/usr/bin:/bin", "HOME": folder, "TZ": "UTC"] }
+
+    private func installed(_ args: [String]) throws -> TriageProcess.Result {
+        try InstalledCopy.run(Self.prefix + "/bin/triage", args, environment: bareEnvironment, directory: folder)
+    }
+
+    func testEveryFileGoesWhereManAndTheShellsLook() throws {
+        let expected = [
+            "bin/triage": "triage",
+            "share/man/man1/triage.1": "man/triage.1",
+            "share/man/man5/triage.conf.5": "man/triage.conf.5",
+            "share/man/man5/triage-rules.5": "man/triage-rules.5",
+            "share/bash-completion/completions/triage": "completions/triage.bash",
+            "share/zsh/site-functions/_triage": "completions/_triage",
+            "share/fish/vendor_completions.d/triage.fish": "completions/triage.fish",
+        ]
+        for (path, source) in expected {
+            let target = Self.prefix + "/" + path
+            XCTAssertTrue(FileManager.default.fileExists(atPath: target), path)
+            if source != "triage" {
+                XCTAssertEqual(FileManager.default.contents(atPath: target), FileManager.default.contents(atPath: InstalledCopy.root + "/" + source), path)
+            }
+        }
+        let mode = try FileManager.default.attributesOfItem(atPath: Self.prefix + "/bin/triage")[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o755)
+        // man finds the page in the prefix.
+        let man = try InstalledCopy.run("/usr/bin/man", ["-w", "triage.conf"],
+                                        environment: bareEnvironment.merging(["MANPATH": Self.prefix + "/share/man"]) { $1 },
+                                        directory: folder)
+        XCTAssertEqual(man.out.trimmingCharacters(in: .whitespacesAndNewlines), Self.prefix + "/share/man/man5/triage.conf.5", man.err)
+    }
+
+    func testTheBinaryNeedsNothingOfTheToolchain() throws {
+        let readelf = try InstalledCopy.run("/usr/bin/readelf", ["-d", Self.prefix + "/bin/triage"], environment: bareEnvironment, directory: folder)
+        XCTAssertEqual(readelf.status, 0, readelf.err)
+        XCTAssertTrue(readelf.out.contains("(NEEDED)"), readelf.out)
+        XCTAssertFalse(readelf.out.contains("RUNPATH") || readelf.out.contains("RPATH"), readelf.out)
+        for line in readelf.out.split(separator: "\n") where line.contains("(NEEDED)") {
+            for toolchain in ["libswift", "libFoundation", "lib_Foundation", "libdispatch", "libBlocksRuntime", "libicu"] {
+                XCTAssertFalse(line.contains("[" + toolchain), String(line))
+            }
+        }
+    }
+
+    func testTheInstalledBinaryRunsTheDemoOutsideTheBuildTree() throws {
+        let version = try installed(["--version"])
+        XCTAssertEqual(version.status, 0, version.err)
+        XCTAssertTrue(version.out.hasPrefix("triage "), version.out)
+        let help = try installed(["help", "run"])
+        XCTAssertEqual(help.status, 0, help.err)
+        XCTAssertTrue(help.out.hasPrefix("usage: triage run"), help.out)
+
+        let config = try InstalledCopy.demo(in: folder)
+        let check = try installed(["check", "--config", config])
+        XCTAssertEqual(check.status, 0, check.err)
+        let run = try installed(["run", "--all", "--config", config, "--now", "2026-03-02T09:00:00-06:00"])
+        XCTAssertEqual(run.status, 0, run.err)
+        let queue = try installed(["queue", "--json", "--config", config])
+        XCTAssertEqual(queue.status, 0, queue.err)
+        XCTAssertFalse(queue.out.isEmpty, "the demo run made no queue entry")
+        let outbox = try FileManager.default.contentsOfDirectory(atPath: folder + "/Examples/demo/outbox")
+        XCTAssertEqual(outbox.filter { $0.hasSuffix(".eml") }.count, 1, "\(outbox)")
+    }
+
+    func testTheScriptRefusesAnUnknownArgument() throws {
+        let result = try TriageProcess.run(["--prefx", folder], directory: InstalledCopy.root,
+                                           executable: URL(fileURLWithPath: InstalledCopy.root + "/scripts/install"))
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.err.contains("usage: scripts/install [--prefix DIR]"), result.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/bin"))
+    }
+}
