@@ -21,7 +21,14 @@ struct ConfigKey<Section>: Sendable {
             values.problem(e.line, "unknown key '\(e.key)' in [\(e.section)]; known: \(table.map(\.name).joined(separator: ", "))")
             return false
         }
-        key.read(&section, e, &values)
+        switch QuotedValue.read(e) {
+        case .value(let value):
+            var entry = e
+            entry.value = value
+            key.read(&section, entry, &values)
+        case .problem(let message):
+            values.problem(e.line, message)
+        }
         return true
     }
 }

@@ -11,6 +11,9 @@ public struct INIEntry: Sendable, Equatable {
     public var value: String
     /// 1-based line number.
     public var line: Int
+    /// The text after the `=` (or `:`) on its line as written, comments included:
+    /// a quoted value is read from it (`QuotedValue`), since inih cuts at ` ;`.
+    public var raw: String = ""
 }
 
 /// Reads INI text with inih, keeping line numbers (Debian's inih is built without
@@ -72,8 +75,9 @@ public enum INIReader {
             if state.result.sections.last?.name != sectionName {
                 state.result.sections.append((sectionName, INIReader.sectionLine(state, before: line)))
             }
-            state.result.entries.append(INIEntry(section: sectionName, key: String(cString: name!),
-                                                 value: value.map { String(cString: $0) } ?? "", line: line))
+            let text = value.map { String(cString: $0) } ?? ""
+            state.result.entries.append(INIEntry(section: sectionName, key: String(cString: name!), value: text, line: line,
+                                                 raw: INIReader.rawValue(state, line: line, value: text)))
             return 1
         }
         let rc = ini_parse_stream(reader, pointer, handler, pointer)
@@ -90,6 +94,16 @@ public enum INIReader {
         }
         result.sections.sort { $0.line < $1.line }
         return result
+    }
+
+    /// The text after the first `=` or `:` of line `line` (where inih splits), or the
+    /// whole line when it is a continuation line (it starts with the value itself).
+    private static func rawValue(_ state: State, line: Int, value: String) -> String {
+        guard line >= 1, line <= state.lines.count else { return value }
+        let text = String(decoding: state.lines[line - 1], as: UTF8.self).trimmingWhitespace
+        if !value.isEmpty && text.hasPrefix(value) { return text }
+        guard let split = text.firstIndex(where: { $0 == "=" || $0 == ":" }) else { return value }
+        return String(text[text.index(after: split)...])
     }
 
     private static func sectionLine(_ state: State, before line: Int) -> Int {
