@@ -23,6 +23,13 @@ _triage_offer() {
 _triage() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=""
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
+    # bash splits --config=FILE at the '=' (COMP_WORDBREAKS) into --config, =, FILE:
+    # right after the '=' the option is prev already; after FILE it is two words back.
+    if [ "$cur" = "=" ]; then
+        cur=""
+    elif [ "$prev" = "=" ] && [ "$COMP_CWORD" -gt 1 ]; then
+        prev=${COMP_WORDS[COMP_CWORD-2]}
+    fi
     COMPREPLY=()
 
     # The command, its positional words before the cursor, and --config.
@@ -30,9 +37,15 @@ _triage() {
     local -a positional=() _triage_config=()
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
-        if [ "$skip" = 1 ]; then skip=0; continue; fi
+        if [ "$skip" = 1 ]; then skip=0; [ "$word" = "=" ] && skip=1; continue; fi
         case "$word" in
-            --config) _triage_config=(--config "${COMP_WORDS[i+1]}"); skip=1 ;;
+            --config)
+                if [ "${COMP_WORDS[i+1]}" = "=" ]; then
+                    _triage_config=(--config "${COMP_WORDS[i+2]}")
+                else
+                    _triage_config=(--config "${COMP_WORDS[i+1]}")
+                fi
+                skip=1 ;;
             --config=*) _triage_config=(--config "${word#--config=}") ;;
             --output|--account|--mailbox|--date|--since|--now|--batch-size|--plan) skip=1 ;;
             -*) ;;

@@ -72,6 +72,10 @@ final class CompletionTests: XCTestCase {
         XCTAssertFalse(openEntries.isEmpty)
         XCTAssertEqual(try complete(["queue", "done", "--config", config, ""]).sorted(), openEntries.sorted())
         XCTAssertEqual(try complete(["queue", "--config=" + config, "done", openEntries[0], ""]).sorted(), openEntries.sorted())
+        // As bash splits it at the '=' (COMP_WORDBREAKS).
+        XCTAssertEqual(try complete(["queue", "--config", "=", config, "done", ""]).sorted(), openEntries.sorted())
+        XCTAssertEqual(try complete(["run", "--config", "=", config, "--account", "=", ""]), ["demo"])
+        XCTAssertEqual(try complete(["run", "--config", "=", config, "--account", "=", "d"]), ["demo"])
         // reopen offers the done ones: none yet, then the one closed.
         XCTAssertEqual(try complete(["queue", "reopen", "--config", config, ""]), [])
         let done = try TriageProcess.run(["queue", "done", openEntries[0], "--config", config])
