@@ -4,8 +4,9 @@ import XCTest
 
 /// The bash completion (completions/triage.bash) run as bash runs it: the
 /// function `_triage` with COMP_WORDS and COMP_CWORD set, against the built
-/// binary and a store made by a real run of the demo; and the hidden listing
-/// flag it asks (`triage --complete`), which `--help` does not show.
+/// binary and a store made by a real run of the demo; the zsh one with its
+/// compadd recorded, the fish one through `complete -C`; and the hidden listing
+/// flag they ask (`triage --complete`), which `--help` does not show.
 final class CompletionTests: XCTestCase {
     private var folder = ""
     private var config = ""
@@ -86,6 +87,50 @@ final class CompletionTests: XCTestCase {
         let reminders = try shortIDs(["remind"])
         XCTAssertFalse(reminders.isEmpty, "the demo run made no reminder")
         XCTAssertEqual(try complete(["remind", "remove", "--config", config, ""]).sorted(), reminders.sorted())
+    }
+
+    /// What zsh's `_triage` offers for `words` (cursor on the last), with compadd,
+    /// _files and _message recording what they are given instead of drawing a menu.
+    private func zshComplete(_ words: [String]) throws -> [String] {
+        let quoted = (["triage"] + words).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let script = """
+        compadd() { if [[ $1 == -a ]]; then print -l -- ${(P)2}; else [[ $1 == -- ]] && shift; print -l -- "$@"; fi }
+        _files() { print -- '<files>' }
+        _message() { print -- '<message>' }
+        words=(\(quoted.joined(separator: " ")))
+        CURRENT=\(words.count + 1)
+        source '\(InstalledCopy.root)/completions/_triage'
+        """
+        let result = try TriageProcess.run(["-f", "-c", script], environment: ["PATH": TriageProcess.binary.deletingLastPathComponent().path + ":/usr/bin:/bin"],
+                                           directory: folder, executable: URL(fileURLWithPath: "/usr/bin/zsh"))
+        XCTAssertEqual(result.status, 0, result.err)
+        return result.out.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+    }
+
+    /// What fish offers for `line` (`complete -C`), names only.
+    private func fishComplete(_ line: String) throws -> [String] {
+        let script = "source '\(InstalledCopy.root)/completions/triage.fish'; complete -C '\(line)'"
+        let result = try TriageProcess.run(["--no-config", "-c", script], environment: ["PATH": TriageProcess.binary.deletingLastPathComponent().path + ":/usr/bin:/bin"],
+                                           directory: folder, executable: URL(fileURLWithPath: "/usr/bin/fish"))
+        XCTAssertEqual(result.status, 0, result.err)
+        return result.out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }.filter { !$0.isEmpty }
+    }
+
+    func testZshAndFishOfferTheSame() throws {
+        let commands = Set(CommandTable.all.map { $0.spec.name } + ["help"])
+        let openEntries = try shortIDs(["queue"]).sorted()
+        XCTAssertFalse(openEntries.isEmpty)
+        XCTAssertEqual(Set(try zshComplete([""])), commands)
+        XCTAssertEqual(try zshComplete(["queue", "done", "--config", config, ""]).sorted(), openEntries)
+        XCTAssertEqual(try zshComplete(["run", "--config", config, "--account", ""]), ["demo"])
+        XCTAssertEqual(Set(try zshComplete(["run", "--"])), Set(RunCommand.spec.allOptions.flatMap { $0.names }))
+        XCTAssertEqual(try zshComplete(["inspect", ""]), ["<files>"])
+
+        XCTAssertEqual(Set(try fishComplete("triage ")), commands)
+        XCTAssertEqual(try fishComplete("triage qu"), ["queue"])
+        XCTAssertEqual(try fishComplete("triage queue done --config \(config) ").sorted(), openEntries)
+        XCTAssertEqual(try fishComplete("triage run --config \(config) --account "), ["demo"])
+        XCTAssertEqual(try fishComplete("triage run --dr"), ["--dry-run"])
     }
 
     func testTheListingFlagIsHiddenAndRefusesWhatItDoesNotKnow() throws {
