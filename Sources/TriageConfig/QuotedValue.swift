@@ -15,19 +15,19 @@ enum QuotedValue {
         case problem(String)
     }
 
-    /// Reads `entry`'s value by the quoting rules; `raw` is the text after `=` on its line.
+    /// Reads `entry`'s value by the quoting rules, a quoted one from `entry.raw` (the text after `=`).
     static func read(_ entry: INIEntry) -> Reading {
         guard entry.value.hasPrefix("\""), !entry.key.hasSuffix("_command") else { return .value(entry.value) }
         let raw = Array(entry.raw.trimmingWhitespace.unicodeScalars)
         guard raw.first == "\"" else { return .value(entry.value) }
         var text = String.UnicodeScalarView()
         var i = 1
-        var badEscape: Unicode.Scalar?
+        var badEscape = false
         while i < raw.count {
             let c = raw[i]
             if c == "\\" && i + 1 < raw.count {
                 let next = raw[i + 1]
-                if next == "\"" || next == "\\" { text.append(next) } else if badEscape == nil { badEscape = next }
+                if next == "\"" || next == "\\" { text.append(next) } else { badEscape = true }
                 i += 2
                 continue
             }
@@ -42,10 +42,10 @@ enum QuotedValue {
         let rest = String(String.UnicodeScalarView(raw[(i + 1)...])).trimmingWhitespace
         // Text after the closing quote: not one quoted string, so the value is as written.
         guard rest.isEmpty || rest.hasPrefix(";") else { return .value(entry.value) }
-        if let badEscape {
-            let shown = badEscape.properties.generalCategory == .control ? "a control character" : "'\(badEscape)'"
-            return .problem("\(entry.key): a backslash before \(shown) in a quoted value; inside quotes only \\\" "
-                + "(a quote) and \\\\ (a backslash) are escapes, so write \\\\ for a backslash")
+        // The character after the backslash is not shown: it may be part of a password.
+        if badEscape {
+            return .problem("\(entry.key): a backslash before another character than \" or \\ in a quoted value; "
+                + "inside quotes only \\\" (a quote) and \\\\ (a backslash) are escapes, so write \\\\ for a backslash")
         }
         return .value(String(text))
     }

@@ -54,8 +54,8 @@ final class ConfigQuotingTests: XCTestCase {
 
     func testABadQuotedValueIsAConfigurationErrorThatDoesNotShowIt() {
         for (line, words) in [(#"password = "secr3t"#, "no closing quote"),
-                              (#"password = "secr3t\n""#, "a backslash before 'n'"),
-                              (#"user = "C:\secr3t""#, "a backslash before 's'")] {
+                              (#"password = "secr3t\n""#, "a backslash before another character"),
+                              (#"user = "C:\secr3t""#, "a backslash before another character")] {
             let found = problems(line)
             XCTAssertEqual(found.map(\.line), [4], line)
             XCTAssertTrue(found.first?.message.contains(words) ?? false, "\(line): \(found)")
