@@ -30,6 +30,9 @@ struct DigestService {
 
     /// The delivery for `[digest] smtp`, with the login when `user` is set.
     func delivery() throws -> any MailDelivery {
+        if case .sendmail(let path) = endpoint {
+            return SendmailDelivery(path: path, timeout: settings.commandTimeout ?? SendmailDelivery.defaultTimeout)
+        }
         var credentials: SMTPCredentials?
         if let user = settings.user {
             let password: String
@@ -44,7 +47,8 @@ struct DigestService {
             }
             credentials = SMTPCredentials(user: user, password: password)
         }
-        return MailDeliveryFactory.make(endpoint, credentials: credentials, trust: TLSTrust(caFile: settings.caFile))
+        return MailDeliveryFactory.make(endpoint, credentials: credentials, trust: TLSTrust(caFile: setup.config.digestCAFile),
+                                        tlsOff: settings.tlsOff)
     }
 
     /// Runs `[digest] password_command`, bounded by its `command_timeout`.
