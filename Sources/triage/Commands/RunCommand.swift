@@ -55,6 +55,9 @@ enum RunCommand: Command {
         try a.expectNoPositional()
         var options = RunOptions()
         options.all = a.has("--all")
+        if options.all && a.value("--since") != nil {
+            throw a.usage("give --all or --since, not both (--all walks the whole mailbox, --since from a day)")
+        }
         options.dryRun = a.has("--dry-run")
         if let since = a.value("--since") {
             guard let day = CivilDate(iso: since) else { throw SimpleError(.usage, "run: --since wants a date as YYYY-MM-DD, not '\(since)'") }
