@@ -21,6 +21,12 @@ enum SectionKeys {
         },
         ConfigKey("webhook_budget") { s, e, v in s.webhookBudget = v.seconds(e) },
         ConfigKey("webhook_timeout") { s, e, v in s.webhookTimeout = v.seconds(e) },
+        ConfigKey("quiet_failures") { s, e, v in
+            guard let parsed = QuietFailures.parse(e.value) else {
+                return v.problem(e.line, "quiet_failures must be off or a duration such as 30m, 1h or 1d (at most 30d), not '\(e.value)'")
+            }
+            s.quietFailures = parsed
+        },
     ]
 
     /// `[account NAME]`.

@@ -64,6 +64,8 @@ public struct TriageSection: Sendable {
     public var webhookBudget: Int?
     /// `webhook_timeout = SECONDS`: how long one webhook POST may take; nil for the default (20 s).
     public var webhookTimeout: Int?
+    /// `quiet_failures = DURATION` in seconds (`QuietFailures`); nil when off (the default).
+    public var quietFailures: Int?
 
     /// Creates the section.
     public init(me: [String] = [], rules: String, store: String? = nil, timeZone: TimeZone? = nil) {

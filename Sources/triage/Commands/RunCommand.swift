@@ -112,7 +112,16 @@ enum RunCommand: Command {
         if !options.dryRun { try store.finishInterruptedUpdates() }
         let printer = RunPrinter(context: context, verbose: verbose, dryRun: options.dryRun)
         var worst = ExitStatus.ok
+        // What `triage status` shows and quiet_failures keeps (not touched by a dry run).
+        var record = RunRecord.load(store: store.root)
+        let quiet = QuietFailures(threshold: setup.config.triage.quietFailures)
+        let stamp = Timestamp(context.now, timeZone: setup.timeZone)
+        func settle(_ source: inout RunRecord.Source, _ label: String, _ failure: TriageError?) {
+            let said = quiet.settle(&source, label: label, failure: failure.map { ($0.exitStatus, $0.message) }, now: stamp)
+            if let said { context.err("triage: \(said)\n") }
+        }
         for account in accounts {
+            var source = record.accounts[account.name] ?? RunRecord.Source()
             do {
                 let connection = try connect(account, credential: credentials[account.name], context: context,
                                              verbose: verbose, checkpoint: hook.isArmed ? crashHook : nil)
@@ -147,6 +156,7 @@ enum RunCommand: Command {
                     runner.checkpoint = crashHook
                     runner.parts = parts
                     let outcome = try runner.run(on: connection)
+                    source.mailboxes[mailbox] = RunRecord.MailboxRun(lastRun: stamp, messages: outcome.processed)
                     for notice in (connection as? IMAPConnection)?.takeNotices() ?? [] {
                         context.err("triage: \(account.name)/\(mailbox): \(notice)\n")
                     }
@@ -154,10 +164,12 @@ enum RunCommand: Command {
                     // label) is a configuration problem (78); the rest was still applied.
                     if !outcome.failedActions.isEmpty { worst = max(worst, .config) }
                 }
+                settle(&source, "account \(account.name)", nil)
             } catch let error as TriageError {
-                context.err("triage: account \(account.name): \(error.message)\n")
+                settle(&source, "account \(account.name)", error)
                 worst = max(worst, error.exitStatus)
             }
+            record.accounts[account.name] = source
         }
         if !options.dryRun {
             // After the mail actions, so a slow or failing endpoint never holds them up.
@@ -169,7 +181,25 @@ enum RunCommand: Command {
         }
         // The day's digest, after the accounts (even when some failed).
         if !options.dryRun && setup.config.digest != nil {
-            worst = max(worst, DigestService.sendDue(setup: setup, context: context, password: digestPassword, checkpoint: crashHook))
+            var source = record.digest ?? RunRecord.Source()
+            switch DigestService.sendDue(setup: setup, context: context, password: digestPassword, checkpoint: crashHook) {
+            case .success(.notDue):
+                break
+            case .success:
+                settle(&source, "digest", nil)
+            case .failure(let error):
+                settle(&source, "digest", error)
+                worst = max(worst, error.exitStatus)
+            }
+            record.digest = source
+        }
+        if !options.dryRun {
+            do {
+                try record.save(store: store.root, durable: store.synchronous)
+            } catch let error as TriageError {
+                // Only history is lost: say so, but the mail was handled.
+                context.err("triage: warning: cannot record the run for triage status: \(error.message)\n")
+            }
         }
         return worst
     }
