@@ -81,6 +81,27 @@ final class QuietFailureRunTests: XCTestCase {
         XCTAssertEqual(try run(minutes: 130).err, "")
     }
 
+    func testTheDigestListsAQuietFailureUnderProblems() throws {
+        try writeConfig(quiet: "1h")
+        let path = dir + "/triage.conf"
+        let digest = "[digest]\nto = me@example.test\nfrom = triage@example.test\nhour = 23\nsmtp = file:outbox\n"
+        try Data(((try String(contentsOfFile: path, encoding: .utf8)) + digest).utf8).write(to: URL(fileURLWithPath: path))
+        let quiet = try run(minutes: 0)
+        XCTAssertEqual(quiet.status, 75)
+        XCTAssertEqual(quiet.err, "")
+        let text = try triage("digest", "--preview", "--text", "--date", "2030-01-15")
+        XCTAssertEqual(text.status, 0, text.err)
+        XCTAssertTrue(text.out.contains("Problems"), text.out)
+        XCTAssertTrue(text.out.contains("account broken: 127.0.0.1:1: "), text.out)
+        let unwrapped = text.out.replacingOccurrences(of: "\n  ", with: " ")
+        XCTAssertTrue(unwrapped.contains("(failing since 2030-01-15 08:00)"), text.out)
+        let message = try triage("digest", "--preview", "--date", "2030-01-15").out
+        XCTAssertTrue(message.contains(" Tue 15 Jan: 1 problem\r\n"), message)
+        // Nothing else to report and send_empty off: the problem alone is worth a digest.
+        XCTAssertEqual(try triage("digest", "--send", "--date", "2030-01-15").status, 0)
+        XCTAssertEqual(((try? FileManager.default.contentsOfDirectory(atPath: dir + "/outbox")) ?? []).count, 1)
+    }
+
     func testWithoutQuietFailuresEveryFailureIsSaidAtOnce() throws {
         try writeConfig(quiet: nil)
         let first = try run(minutes: 0)

@@ -106,6 +106,19 @@ public struct RunRecord: Codable, Equatable, Sendable {
         digest = try c.decodeIfPresent(Source.self, forKey: .digest)
     }
 
+    /// The failures going on, as the digest's Problems list them: `account home:
+    /// MESSAGE (failing since 2026-12-01 15:02)`, accounts by name, then the digest.
+    public func problemLines(timeZone: TimeZone) -> [String] {
+        var sources = accounts.sorted { $0.key < $1.key }.map { ("account \($0.key)", $0.value) }
+        if let digest { sources.append(("digest", digest)) }
+        return sources.compactMap { label, source in
+            guard let f = source.failure else { return nil }
+            let since = String(Timestamp(f.since.date, timeZone: timeZone).rfc3339.prefix(16)).replacingOccurrences(of: "T", with: " ")
+            let line = f.message.hasPrefix(label) ? f.message : "\(label): \(f.message)"
+            return "\(line) (failing since \(since))"
+        }
+    }
+
     /// `STORE/run-status.json`.
     public static func path(store: String) -> String { store + "/run-status.json" }
 

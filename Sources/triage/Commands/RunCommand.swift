@@ -114,7 +114,7 @@ enum RunCommand: Command {
         var worst = ExitStatus.ok
         // What `triage status` shows and quiet_failures keeps (not touched by a dry run).
         var record = RunRecord.load(store: store.root)
-        let quiet = QuietFailures(threshold: setup.config.triage.quietFailures)
+        let quiet = QuietFailures(threshold: options.dryRun ? nil : setup.config.triage.quietFailures)  // a dry run says everything
         let stamp = Timestamp(context.now, timeZone: setup.timeZone)
         func settle(_ source: inout RunRecord.Source, _ label: String, _ failure: TriageError?) {
             let said = quiet.settle(&source, label: label, failure: failure.map { ($0.exitStatus, $0.message) }, now: stamp)
