@@ -39,9 +39,8 @@ public struct DigestDispatcher {
             entries.records += reported.records.filter { $0.reported == day }
             entries.problems += reported.problems
         }
-        var plan = DigestPlanner().plan(day: day, reminders: reminders.records, queueEntries: queue.records,
+        let plan = DigestPlanner().plan(day: day, reminders: reminders.records, queueEntries: queue.records,
                                         digestEntries: entries.records)
-        plan.problems = RunRecord.load(store: store.root).problemLines(timeZone: timeZone)
         return (plan, reminders.problems + queue.problems + entries.problems)
     }
 

@@ -61,7 +61,6 @@ public enum DigestFormat {
     /// sections by name; zero counts are left out.
     public static func countParts(_ plan: DigestPlan) -> [String] {
         var parts: [String] = []
-        if !plan.problems.isEmpty { parts.append(count(plan.problems.count, "problem", "problems")) }
         if !plan.reminders.isEmpty { parts.append(count(plan.reminders.count, "reminder", "reminders")) }
         for queue in plan.queues where !queue.items.isEmpty { parts.append(queueCount(queue.name, queue.items.count)) }
         for section in plan.sections where !section.entries.isEmpty { parts.append("\(section.entries.count) \(section.name)") }

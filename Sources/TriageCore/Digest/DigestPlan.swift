@@ -66,9 +66,6 @@ public struct DigestPlan: Sendable, Hashable {
     public var queues: [QueueGroup]
     /// Digest entries, one group per section, by section name.
     public var sections: [Section]
-    /// Failures of `triage run` still going on (`RunRecord.problemLines`), one line each:
-    /// always in the digest, also those `quiet_failures` kept off standard error.
-    public var problems: [String] = []
 
     /// Creates a plan.
     public init(day: CivilDate, reminders: [ReminderItem] = [], queues: [QueueGroup] = [], sections: [Section] = []) {
@@ -79,7 +76,7 @@ public struct DigestPlan: Sendable, Hashable {
     }
 
     /// Whether there is nothing to report.
-    public var isEmpty: Bool { itemCount == 0 && problems.isEmpty }
+    public var isEmpty: Bool { itemCount == 0 }
 
     /// All items: reminders, queue entries and digest entries.
     public var itemCount: Int {

@@ -91,13 +91,6 @@ public struct DigestView: Sendable, Hashable {
         }
 
         var sections: [Section] = []
-        if !plan.problems.isEmpty {
-            // First: a mailbox nobody reads for two days matters more than any reminder.
-            sections.append(Section(heading: "Problems", items: plan.problems.map { line in
-                Item(title: DigestFormat.oneLine(line), status: nil, overdue: true, details: [], senderName: nil,
-                     senderAddress: nil, date: nil, subject: nil, snippet: nil, shortID: "", command: nil)
-            }))
-        }
         if !plan.reminders.isEmpty {
             sections.append(Section(heading: "Reminders", items: plan.reminders.map { item in
                 let r = item.reminder

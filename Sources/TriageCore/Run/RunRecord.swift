@@ -106,17 +106,18 @@ public struct RunRecord: Codable, Equatable, Sendable {
         digest = try c.decodeIfPresent(Source.self, forKey: .digest)
     }
 
-    /// The failures going on, as the digest's Problems list them: `account home:
-    /// MESSAGE (failing since 2026-12-01 15:02)`, accounts by name, then the digest.
-    public func problemLines(timeZone: TimeZone) -> [String] {
-        var sources = accounts.sorted { $0.key < $1.key }.map { ("account \($0.key)", $0.value) }
-        if let digest { sources.append(("digest", digest)) }
-        return sources.compactMap { label, source in
-            guard let f = source.failure else { return nil }
-            let since = String(Timestamp(f.since.date, timeZone: timeZone).rfc3339.prefix(16)).replacingOccurrences(of: "T", with: " ")
-            let line = f.message.hasPrefix(label) ? f.message : "\(label): \(f.message)"
-            return "\(line) (failing since \(since))"
-        }
+    /// The digest entry (section `Problems`) that reports a failure going on, so it is
+    /// in the next digest even when `quiet_failures` kept it off standard error: one per
+    /// source (`label`, "account home") and day, however many runs meet it (the store
+    /// writes an id once).
+    public static func problemEntry(label: String, failure: Failure, now: Timestamp) -> DigestEntry {
+        let section = MailboxRunner.problemsSection
+        let id = RecordID.forMessage(account: "", messageKey: "run:" + label, rule: "run failure\u{0}" + now.localDay.iso,
+                                     actionKey: RecordID.actionKey(.digest(section: section)))
+        let since = String(Timestamp(failure.since.date, timeZone: TimeZone(secondsFromGMT: now.utcOffsetSeconds) ?? .current)
+            .rfc3339.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        return DigestEntry(id: id, section: section, created: now, rule: "run failure",
+                           message: MessageSummary(subject: "\(label) failing since \(since)", snippet: failure.message))
     }
 
     /// `STORE/run-status.json`.

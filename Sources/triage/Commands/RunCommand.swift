@@ -119,6 +119,13 @@ enum RunCommand: Command {
         func settle(_ source: inout RunRecord.Source, _ label: String, _ failure: TriageError?) {
             let said = quiet.settle(&source, label: label, failure: failure.map { ($0.exitStatus, $0.message) }, now: stamp)
             if let said { context.err("triage: \(said)\n") }
+            // Always in the digest's Problems, once a day, also when kept quiet here.
+            guard !options.dryRun, let ongoing = source.failure else { return }
+            var batch = StoreBatch()
+            batch.add(RunRecord.problemEntry(label: label, failure: ongoing, now: stamp))
+            do { _ = try store.write(batch) } catch let error as TriageError {
+                context.err("triage: warning: cannot note the failure for the digest: \(error.message)\n")
+            } catch {}
         }
         for account in accounts {
             var source = record.accounts[account.name] ?? RunRecord.Source()
