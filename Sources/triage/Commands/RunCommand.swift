@@ -116,11 +116,11 @@ enum RunCommand: Command {
         var record = RunRecord.load(store: store.root)
         let quiet = QuietFailures(threshold: options.dryRun ? nil : setup.config.triage.quietFailures)  // a dry run says everything
         let stamp = Timestamp(context.now, timeZone: setup.timeZone)
-        func settle(_ source: inout RunRecord.Source, _ label: String, _ failure: TriageError?) {
+        func settle(_ source: inout RunRecord.Source, _ label: String, _ failure: TriageError?, inDigest: Bool = true) {
             let said = quiet.settle(&source, label: label, failure: failure.map { ($0.exitStatus, $0.message) }, now: stamp)
             if let said { context.err("triage: \(said)\n") }
             // Always in the digest's Problems, once a day, also when kept quiet here.
-            guard !options.dryRun, let ongoing = source.failure else { return }
+            guard inDigest, !options.dryRun, let ongoing = source.failure else { return }
             var batch = StoreBatch()
             batch.add(RunRecord.problemEntry(label: label, failure: ongoing, now: stamp))
             do { _ = try store.write(batch) } catch let error as TriageError {
@@ -193,9 +193,10 @@ enum RunCommand: Command {
             case .success(.notDue):
                 break
             case .success:
-                settle(&source, "digest", nil)
+                settle(&source, "digest", nil, inDigest: false)
             case .failure(let error):
-                settle(&source, "digest", error)
+                // Not in the digest it is about: the digest's own failure is said on standard error.
+                settle(&source, "digest", error, inDigest: false)
                 worst = max(worst, error.exitStatus)
             }
             record.digest = source
