@@ -217,7 +217,7 @@ final class ConfigLoaderTests: XCTestCase {
             ("[digest]", SectionKeys.digest.map(\.name), "to = a@b.test\nfrom = c@d.test\nsmtp = smtps://h\n"),
             ("[place Office]", SectionKeys.place.map(\.name), "at = 1,2\n"),
         ]
-        XCTAssertEqual(tables[0].names, ["me", "rules", "store", "timezone", "webhook_budget", "webhook_timeout"])
+        XCTAssertEqual(tables[0].names, ["me", "rules", "store", "timezone", "webhook_budget", "webhook_timeout", "quiet_failures"])
         for table in tables {
             let head = table.header == "[triage]" ? "[triage]\n" : "[triage]\n\(table.header)\n"
             // An unknown key's message lists the table, in its order.

@@ -5,7 +5,9 @@ import Foundation
 /// mailbox's last complete pass and message count, and the failure that is still
 /// going on, with when it began. Also the digest's delivery, under the name `digest`.
 ///
-/// One file, `STORE/run-status.json`, written by `triage run` under the store lock
+/// One file, `STORE/state/.run-status.json` (with the mailboxes' state; the leading dot
+/// keeps it apart from the account folders there, whose escaped names never start with
+/// one), written by `triage run` under the store lock
 /// at the end of a run (atomically, as every store file: `AtomicFile`). Losing it
 /// loses only history: a missing or unreadable file reads as empty.
 public struct RunRecord: Codable, Equatable, Sendable {
@@ -120,8 +122,8 @@ public struct RunRecord: Codable, Equatable, Sendable {
                            message: MessageSummary(subject: "\(label) failing since \(since)", snippet: failure.message))
     }
 
-    /// `STORE/run-status.json`.
-    public static func path(store: String) -> String { store + "/run-status.json" }
+    /// `STORE/state/.run-status.json`.
+    public static func path(store: String) -> String { store + "/state/.run-status.json" }
 
     /// The record of the store at `store`; empty when there is none or it cannot be read.
     public static func load(store: String) -> RunRecord {
@@ -132,6 +134,7 @@ public struct RunRecord: Codable, Equatable, Sendable {
 
     /// Writes the record atomically and durably (call holding the store lock).
     public func save(store: String, durable: Bool = true) throws {
+        try StoreFiles.makeFolder(store + "/state")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         try AtomicFile.write(path: Self.path(store: store), data: try encoder.encode(self), durable: durable)

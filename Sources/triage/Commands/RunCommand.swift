@@ -119,8 +119,9 @@ enum RunCommand: Command {
         func settle(_ source: inout RunRecord.Source, _ label: String, _ failure: TriageError?, inDigest: Bool = true) {
             let said = quiet.settle(&source, label: label, failure: failure.map { ($0.exitStatus, $0.message) }, now: stamp)
             if let said { context.err("triage: \(said)\n") }
-            // Always in the digest's Problems, once a day, also when kept quiet here.
-            guard inDigest, !options.dryRun, let ongoing = source.failure else { return }
+            // With quiet_failures, always in the digest's Problems (once a day), also when kept
+            // quiet here; without it, standard error (cron's mail) says every failure already.
+            guard inDigest, quiet.threshold != nil, let ongoing = source.failure else { return }
             var batch = StoreBatch()
             batch.add(RunRecord.problemEntry(label: label, failure: ongoing, now: stamp))
             do { _ = try store.write(batch) } catch let error as TriageError {
