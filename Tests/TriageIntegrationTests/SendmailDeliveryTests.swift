@@ -67,6 +67,17 @@ final class SendmailDeliveryTests: XCTestCase {
         XCTAssertFalse(store.digestLedger.isSent(Self.day))
     }
 
+    func testASendmailThatReadsNothingIsAFailureNotACrash() throws {
+        // No recording script: it closes its input at once and fails. The write may meet a
+        // closed pipe (EPIPE): that must be exit 75, never triage killed by SIGPIPE.
+        let path = dir + "/deaf-sendmail"
+        try Data("#!/bin/sh\nexec 0<&-\necho 'no' >&2\nexit 1\n".utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
+        let result = try send("sendmail:" + path)
+        XCTAssertEqual(result.status, 75, result.err)
+        XCTAssertTrue(result.err.contains("failed with exit status 1: no"), result.err)
+    }
+
     func testAMissingSendmailIsAConfigurationError() throws {
         let result = try send("sendmail:" + dir + "/no-such-sendmail")
         XCTAssertEqual(result.status, 78, result.err)

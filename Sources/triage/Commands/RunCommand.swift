@@ -48,7 +48,10 @@ enum RunCommand: Command {
         missing folder, a refused label, no keywords (the rest is applied). One
         failing account does not stop the others; the status is the worst of them.
         Pending webhooks are POSTed after the mail, within webhook_budget seconds
-        (docs/run.md); they never change the status.
+        (docs/run.md); they never change the status. With quiet_failures in
+        [triage], a temporary failure (75) is said only once it has lasted that
+        long, and when it ends; the status is the same (docs/status.md). 'triage
+        status' shows each account's last run and failure.
         """)
 
     static func run(_ a: Arguments, context: Context) throws -> ExitStatus {

@@ -46,6 +46,9 @@ struct BoundedCommand {
     func run(executable: String, arguments: [String]) -> Outcome {
         var inPipe: [Int32] = [-1, -1]
         if input != nil {
+            // A program that exits without reading must make the write fail (EPIPE), not
+            // kill triage: SIGPIPE is ignored (the spawned program gets it back at its default).
+            signal(SIGPIPE, SIG_IGN)
             guard Self.makePipe(&inPipe) else { return .cannotStart(Self.describe(errno)) }
             // Written in the poll loop: a program that stops reading must not block triage.
             _ = fcntl(inPipe[1], F_SETFL, fcntl(inPipe[1], F_GETFL) | O_NONBLOCK)
