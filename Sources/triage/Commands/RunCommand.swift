@@ -127,9 +127,10 @@ enum RunCommand: Command {
             guard inDigest, quiet.threshold != nil, let ongoing = source.failure else { return }
             var batch = StoreBatch()
             batch.add(RunRecord.problemEntry(label: label, failure: ongoing, now: stamp))
-            do { _ = try store.write(batch) } catch let error as TriageError {
-                context.err("triage: warning: cannot note the failure for the digest: \(error.message)\n")
-            } catch {}
+            do { _ = try store.write(batch) } catch {
+                let why = (error as? TriageError)?.message ?? "\(error)"
+                context.err("triage: warning: cannot note the failure for the digest: \(why)\n")
+            }
         }
         for account in accounts {
             var source = record.accounts[account.name] ?? RunRecord.Source()
