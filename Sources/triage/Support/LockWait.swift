@@ -11,14 +11,15 @@ enum LockWait {
     /// Runs `body` holding `store`'s lock, waited for as above. Still held after
     /// the wait: `StoreError.locked` (75) naming the holder.
     static func holding<T>(_ store: Store, context: Context, _ body: () throws -> T) throws -> T {
-        let deadline = Date().addingTimeInterval(seconds)
+        // Elapsed time on the monotonic clock (as `BoundedCommand`): not the wall clock `--now` moves.
+        let start = ContinuousClock.now
         var said = false
         while true {
             do {
                 try store.lock()
                 break
             } catch StoreError.locked(let root, let pid) {
-                guard Date() < deadline else { throw StoreError.locked(store: root, pid: pid) }
+                guard ContinuousClock.now - start < .milliseconds(Int(seconds * 1000)) else { throw StoreError.locked(store: root, pid: pid) }
                 if !said {
                     let who = pid.map { "process \($0)" } ?? "another process"
                     context.err("triage: waiting for the store lock held by \(who) (a running triage run?), "
