@@ -98,6 +98,18 @@ public enum ConfigLoader {
                 values.problem(digest.line, "[digest] needs '\(key)'")
             }
         }
+        // `tls = off` in [digest]: plain SMTP, as for IMAP only to this machine.
+        if let digest, digest.section.tlsOff {
+            switch digest.section.smtp {
+            case .smtp(let host, _) where MailServerURL.isLoopback(host: host):
+                break
+            case .smtp(let host, _):
+                values.problem(digest.line, "[digest] tls = off is only allowed for a loopback host (localhost, 127.0.0.1, ::1), "
+                    + "not \(host): triage never sends mail in clear text over the network; remove tls = off")
+            default:
+                values.problem(digest.line, "[digest] tls = off goes only with smtp://localhost (plain SMTP to this machine); remove it")
+            }
+        }
         if !sawTriage { values.problem(0, "no [triage] section; it says who 'me' is and where the rules are") }
 
         guard values.problems.isEmpty else {

@@ -21,6 +21,12 @@ enum SectionKeys {
         },
         ConfigKey("webhook_budget") { s, e, v in s.webhookBudget = v.seconds(e) },
         ConfigKey("webhook_timeout") { s, e, v in s.webhookTimeout = v.seconds(e) },
+        ConfigKey("quiet_failures") { s, e, v in
+            guard let parsed = QuietFailures.parse(e.value) else {
+                return v.problem(e.line, "quiet_failures must be off or a duration such as 30m, 1h or 1d (at most 30d), not '\(e.value)'")
+            }
+            s.quietFailures = parsed
+        },
     ]
 
     /// `[account NAME]`.
@@ -79,8 +85,9 @@ enum SectionKeys {
         ConfigKey("from") { s, e, _ in s.from = e.value },
         ConfigKey("hour") { s, e, v in if let hour = v.number(e, 0...23) { s.hour = hour } },
         ConfigKey("smtp") { s, e, v in
-            guard e.value.hasPrefix("smtps://") || e.value.hasPrefix("smtp://") || e.value.hasPrefix("file:") else {
-                return v.problem(e.line, "smtp must start with smtps://, smtp:// or file:, not '\(e.value)'")
+            guard e.value.hasPrefix("smtps://") || e.value.hasPrefix("smtp://") || e.value.hasPrefix("file:")
+                    || e.value == "sendmail" || e.value.hasPrefix("sendmail:") else {
+                return v.problem(e.line, "smtp must start with smtps://, smtp:// or file:, or be sendmail or sendmail:PATH, not '\(e.value)'")
             }
             do {
                 s.smtp = try DeliveryEndpoint(parsing: e.value)
@@ -97,6 +104,7 @@ enum SectionKeys {
         ConfigKey("ca_file") { s, e, v in s.caFile = v.resolve(e.value) },
         ConfigKey("send_empty") { s, e, v in s.sendEmpty = v.bool(e) ?? false },
         ConfigKey("command_timeout") { s, e, v in s.commandTimeout = v.seconds(e) },
+        ConfigKey("tls") { s, e, v in s.tlsOff = v.bool(e) == false },
     ]
 
     /// The keys `[digest]` cannot do without.

@@ -19,6 +19,8 @@ public struct SMTPSender: MailDelivery {
         case implicitTLS
         /// Plain connection upgraded with STARTTLS, which is required.
         case startTLS
+        /// `[digest] tls = off`: plain SMTP, no TLS at all; only to a loopback host.
+        case plain
     }
 
     /// The server's host name or address.
@@ -57,6 +59,12 @@ public struct SMTPSender: MailDelivery {
     }
 
     public func deliver(_ message: ComposedMessage) throws {
+        if security == .plain && !MailServerURL.isLoopback(host: host) {
+            // The configuration refuses this already; checked here too, where the bytes go.
+            throw MailDeliveryError(step: .tlsMode, server: server,
+                message: "tls = off is only allowed for a loopback host, not \(host): triage never sends mail in clear "
+                    + "text over the network. Remove tls = off from [digest]. Nothing was sent.")
+        }
         if let caFile = trust.caFile, !FileSystem.isReadableFile(caFile) {
             throw MailDeliveryError(step: .tls, server: server,
                 message: "cannot read the CA file \(caFile) for the SMTP server \(server); check [digest] ca_file")
@@ -69,9 +77,15 @@ public struct SMTPSender: MailDelivery {
         do {
             try curl.set(CURLOPT_URL, url)
             try curl.set(CURLOPT_PROTOCOLS_STR, "smtp,smtps")
-            try curl.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue))
-            try curl.setVerifiedTLS(trust, host: host, implicitTLS: security == .implicitTLS, required: true,
-                                    connectTimeout: connectTimeout, timeout: timeout)
+            if security == .plain {
+                try curl.set(CURLOPT_USE_SSL, Int(CURLUSESSL_NONE.rawValue))
+                try curl.set(CURLOPT_CONNECTTIMEOUT_MS, Int(connectTimeout * 1000))
+                try curl.set(CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
+            } else {
+                try curl.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue))
+                try curl.setVerifiedTLS(trust, host: host, implicitTLS: security == .implicitTLS, required: true,
+                                        connectTimeout: connectTimeout, timeout: timeout)
+            }
             if let credentials {
                 try curl.set(CURLOPT_USERNAME, credentials.user)
                 try curl.set(CURLOPT_PASSWORD, credentials.password)

@@ -190,6 +190,29 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(file.digest?.smtp, .directory(path: "/srv/out"))
     }
 
+    func testDigestSendmailTLSOffAndTheCAFileOfTheSameHost() throws {
+        let head = "[triage]\n[digest]\nto = a@b.test\nfrom = c@d.test\n"
+        XCTAssertEqual(try ConfigLoader.parse(head + "smtp = sendmail\n", path: "/t.conf").digest?.smtp,
+                       .sendmail(path: "/usr/sbin/sendmail"))
+        XCTAssertEqual(try ConfigLoader.parse(head + "smtp = sendmail:/usr/bin/msmtp\n", path: "/t.conf").digest?.smtp,
+                       .sendmail(path: "/usr/bin/msmtp"))
+        let plain = try ConfigLoader.parse(head + "smtp = smtp://localhost:25\ntls = off\n", path: "/t.conf")
+        XCTAssertEqual(plain.digest?.tlsOff, true)
+        for refused in ["smtp = smtp://mail.example.test:25\ntls = off\n", "smtp = sendmail\ntls = off\n"] {
+            XCTAssertThrowsError(try ConfigLoader.parse(head + refused, path: "/t.conf"), refused) { error in
+                XCTAssertEqual((error as? ConfigError)?.exitStatus, .config)
+            }
+        }
+        let accounts = "[account a]\nurl = imaps://Mail.Example.test\nca_file = /ca/a.pem\n"
+            + "[account b]\nurl = imaps://other.example.test\nca_file = /ca/b.pem\n"
+        let same = try ConfigLoader.parse(head + "smtp = smtps://mail.example.test\n" + accounts, path: "/t.conf")
+        XCTAssertEqual(same.digestCAFile, "/ca/a.pem")
+        let own = try ConfigLoader.parse(head + "smtp = smtps://mail.example.test\nca_file = /ca/d.pem\n" + accounts, path: "/t.conf")
+        XCTAssertEqual(own.digestCAFile, "/ca/d.pem")
+        let none = try ConfigLoader.parse(head + "smtp = smtps://smtp.example.test\n" + accounts, path: "/t.conf")
+        XCTAssertNil(none.digestCAFile)
+    }
+
     func testMalformedURLsAreConfigurationErrorsWithTheirLine() {
         // Before, these loaded and `triage check` passed them; the run failed later.
         let cases: [(String, Int, String)] = [
@@ -217,7 +240,7 @@ final class ConfigLoaderTests: XCTestCase {
             ("[digest]", SectionKeys.digest.map(\.name), "to = a@b.test\nfrom = c@d.test\nsmtp = smtps://h\n"),
             ("[place Office]", SectionKeys.place.map(\.name), "at = 1,2\n"),
         ]
-        XCTAssertEqual(tables[0].names, ["me", "rules", "store", "timezone", "webhook_budget", "webhook_timeout"])
+        XCTAssertEqual(tables[0].names, ["me", "rules", "store", "timezone", "webhook_budget", "webhook_timeout", "quiet_failures"])
         for table in tables {
             let head = table.header == "[triage]" ? "[triage]\n" : "[triage]\n\(table.header)\n"
             // An unknown key's message lists the table, in its order.

@@ -94,6 +94,18 @@ final class SMTPAdapterTests: XCTestCase {
         let smtp = MailDeliveryFactory.make(.smtp(host: "h", port: 587)) as? SMTPSender
         XCTAssertEqual(smtp?.security, .startTLS)
         XCTAssertEqual((MailDeliveryFactory.make(.smtps(host: "h", port: 465)) as? SMTPSender)?.security, .implicitTLS)
+        XCTAssertEqual((MailDeliveryFactory.make(.smtp(host: "h", port: 25), tlsOff: true) as? SMTPSender)?.security, .plain)
+    }
+
+    func testPlainSMTPIsRefusedForAHostNotOnLoopbackBeforeConnecting() throws {
+        let mail = OutgoingMail(from: Address(address: "a@example.test"), to: [Address(address: "b@example.test")],
+                                subject: "s", date: MessageDate(year: 2030, month: 1, day: 1, hour: 0, minute: 0, second: 0,
+                                                                utcOffsetSeconds: 0),
+                                messageID: "x@triage", textBody: "t")
+        let message = try MIMEComposer().compose(mail)
+        XCTAssertThrowsError(try SMTPSender(host: "mail.example.test", port: 25, security: .plain).deliver(message)) { error in
+            XCTAssertEqual((error as? MailDeliveryError)?.exitStatus, .config)
+        }
     }
 
     func testWebhookOriginHidesCredentialsAndPath() {

@@ -48,15 +48,15 @@ final class StoreCommandTests: XCTestCase {
         _ = try store.write(batch)
     }
 
-    func testQueueListGroupsByQueueNewestLastWithShortIDs() throws {
+    func testQueueListGroupsByQueueNewestFirstWithShortIDs() throws {
         try seedQueues()
         let run = try triage("queue")
         XCTAssertEqual(run.status, 0, run.err)
         XCTAssertEqual(run.err, "")
         XCTAssertEqual(run.out, """
             rec (2)
-              aaaa2  2026-03-02  Bank  First receipt
               aaaa1  2026-03-03  Shop  Second receipt
+              aaaa2  2026-03-02  Bank  First receipt
             reply (1)
               bbbb  2026-03-04  Alice  Dinner?
 
@@ -72,11 +72,11 @@ final class StoreCommandTests: XCTestCase {
         let lines = run.out.split(separator: "\n")
         XCTAssertEqual(lines.count, 3)
         let objects = try lines.map { try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        XCTAssertEqual(objects.map { $0["id"] as? String }, [Self.id("aaaa2"), Self.id("aaaa1"), Self.id("bbbb")])
-        XCTAssertEqual(objects[0]["queue"] as? String, "rec")
-        XCTAssertEqual(objects[0]["due"] as? String, "2026-03-02")
-        XCTAssertEqual(objects[0]["status"] as? String, "open")
-        XCTAssertEqual((objects[0]["message"] as? [String: Any])?["subject"] as? String, "First receipt")
+        XCTAssertEqual(objects.map { $0["id"] as? String }, [Self.id("aaaa1"), Self.id("aaaa2"), Self.id("bbbb")])
+        XCTAssertEqual(objects[1]["queue"] as? String, "rec")
+        XCTAssertEqual(objects[1]["due"] as? String, "2026-03-02")
+        XCTAssertEqual(objects[1]["status"] as? String, "open")
+        XCTAssertEqual((objects[1]["message"] as? [String: Any])?["subject"] as? String, "First receipt")
         XCTAssertTrue(lines[0].hasPrefix("{\"id\":"))
     }
 
@@ -116,10 +116,54 @@ final class StoreCommandTests: XCTestCase {
         let holder = Store(path: store.root, timeZone: zone)
         try holder.lock()
         defer { holder.unlock() }
+        let started = Date()
         let run = try triage("queue", "done", "bbbb")
         XCTAssertEqual(run.status, 75)
         XCTAssertTrue(run.err.contains("process \(getpid())"), run.err)
+        // It waited a few seconds first, and said so.
+        XCTAssertTrue(run.err.hasPrefix("triage: waiting for the store lock held by process \(getpid())"), run.err)
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 4)
         XCTAssertEqual(try triage("queue").status, 0) // reading needs no lock
+    }
+
+    func testALockReleasedWithinTheWaitLetsTheCommandThrough() throws {
+        try seedQueues()
+        nonisolated(unsafe) let holder = Store(path: store.root, timeZone: zone)
+        try holder.lock()
+        let released = expectation(description: "released")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { holder.unlock(); released.fulfill() }
+        let run = try triage("queue", "done", "bbbb")
+        wait(for: [released], timeout: 10)
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertTrue(run.err.contains("waiting for the store lock held by process \(getpid())"), run.err)
+        XCTAssertEqual(run.out, "done: bbbb Dinner?\n")
+        XCTAssertEqual(try store.record(QueueEntry.self, id: Self.id("bbbb"))?.status, .done)
+    }
+
+    func testStatusVerbsSayWhatTheyChanged() throws {
+        try seedQueues()
+        var batch = StoreBatch()
+        batch.add(entry(Self.id("cccc"), queue: "rec", subject: "Invoice\u{1b}[2J for your order #10078\r\nX: y", from: "Shop", minutes: 30))
+        _ = try store.write(batch)
+        let done = try triage("queue", "done", "cccc", "bbbb")
+        XCTAssertEqual(done.status, 0, done.err)
+        XCTAssertEqual(done.out, "done: cccc Invoice [2J for your order #10078  X: y\ndone: bbbb Dinner?\n")
+        XCTAssertEqual(try triage("queue", "reopen", "bbbb").out, "reopen: bbbb Dinner?\n")
+        XCTAssertEqual(try triage("queue", "remove", "aaaa2").out, "remove: aaaa2 First receipt\n")
+    }
+
+    func testAnIDOfTheOtherKindNamesTheCommandThatTakesIt() throws {
+        try seedQueues()
+        try seedReminders()
+        let reminder = try triage("queue", "done", "d200")
+        XCTAssertEqual(reminder.status, 65)
+        XCTAssertEqual(reminder.err, "triage: d200 is a reminder: triage remind done d200\n")
+        let entry = try triage("remind", "remove", "bbbb")
+        XCTAssertEqual(entry.status, 65)
+        XCTAssertEqual(entry.err, "triage: bbbb is a queue entry: triage queue remove bbbb\n")
+        // Neither kind: the usual message.
+        XCTAssertTrue(try triage("queue", "done", "cafe").err.contains("no queue entry has the id 'cafe'"))
+        XCTAssertEqual(try store.record(Reminder.self, id: Self.id("d2"))?.status, .open)
     }
 
     func testAStoreOfANewerFormatIsRefusedWithExit65AndLeftAsItIs() throws {
@@ -211,7 +255,6 @@ final class StoreCommandTests: XCTestCase {
         let run = try triage("remind", "add", "--now", Self.now, "Call the \"dentist\"", "in", "2", "days", "at", "08:05",
                              "near", "-33.8688,151.2093", "radius", "2", "km", "leaving", "note", "Bring the card")
         XCTAssertEqual(run.status, 0, run.err)
-        XCTAssertEqual(run.out, "")
         let reminders = store.openReminders().records
         XCTAssertEqual(reminders.count, 1)
         let r = try XCTUnwrap(reminders.first)
@@ -228,6 +271,7 @@ final class StoreCommandTests: XCTestCase {
         // Due two days after today in Europe/Berlin, where --now is already 2026-03-03.
         XCTAssertEqual(r.due, CivilDate(year: 2026, month: 3, day: 5))
         XCTAssertEqual(r.created.rfc3339, "2026-03-03T06:30:00+01:00")
+        XCTAssertEqual(run.out, "added: \(r.id.prefix(4)) Call the \"dentist\" (due 2026-03-05 08:05)\n")
     }
 
     func testRemindAddOnADateAndWithoutDueIsToday() throws {

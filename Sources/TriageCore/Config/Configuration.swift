@@ -21,6 +21,19 @@ public struct Configuration: Sendable {
         Dictionary(places.compactMap { p in p.title.map { ($0.lowercased(), p) } }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// The trust anchor for the digest's SMTP server: `[digest] ca_file`, else the
+    /// `ca_file` of the first IMAP account on the same host (one private CA for a
+    /// self-hosted mail server is the usual case).
+    public var digestCAFile: String? {
+        guard let digest else { return nil }
+        if let file = digest.caFile { return file }
+        guard let host = digest.smtp.host?.lowercased() else { return nil }
+        return accounts.first { account in
+            guard case .imap(let url) = account.endpoint else { return false }
+            return url.host.lowercased() == host && account.caFile != nil
+        }?.caFile
+    }
+
     /// Creates a configuration.
     public init(path: String, triage: TriageSection, accounts: [AccountSection] = [], digest: DigestSection? = nil) {
         self.path = path
@@ -51,6 +64,8 @@ public struct TriageSection: Sendable {
     public var webhookBudget: Int?
     /// `webhook_timeout = SECONDS`: how long one webhook POST may take; nil for the default (20 s).
     public var webhookTimeout: Int?
+    /// `quiet_failures = DURATION` in seconds (`QuietFailures`); nil when off (the default).
+    public var quietFailures: Int?
 
     /// Creates the section.
     public init(me: [String] = [], rules: String, store: String? = nil, timeZone: TimeZone? = nil) {
@@ -105,7 +120,7 @@ public struct DigestSection: Sendable {
     public var from: String
     /// Local hour (0...23) from which the day's digest is due.
     public var hour: Int = 7
-    /// `smtp`: `smtps://host`, `smtp://host` (STARTTLS required) or `file:DIR`.
+    /// `smtp`: `smtps://host`, `smtp://host` (STARTTLS required), `file:DIR` or `sendmail[:PATH]`.
     public var smtp: DeliveryEndpoint
     /// SMTP login name.
     public var user: String?
@@ -118,7 +133,10 @@ public struct DigestSection: Sendable {
     /// Whether to send a digest with nothing in it.
     public var sendEmpty: Bool = false
     /// `command_timeout = SECONDS`: how long `password_command` may run; nil for the default (30 s).
+    /// Also bounds `smtp = sendmail` (default 120 s there).
     public var commandTimeout: Int?
+    /// `tls = off` allows plain `smtp://` (no STARTTLS) to a loopback host only.
+    public var tlsOff: Bool = false
 
     /// Creates the section.
     public init(to: String, from: String, smtp: DeliveryEndpoint) {

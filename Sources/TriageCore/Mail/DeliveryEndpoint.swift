@@ -6,8 +6,15 @@ public enum DeliveryEndpoint: Hashable, Sendable {
     case smtp(host: String, port: Int)
     /// `file:DIR`: each message written as one `.eml` file into DIR.
     case directory(path: String)
+    /// `sendmail` or `sendmail:PATH`: the message piped to the local MTA's
+    /// `PATH -t -oi` (default `/usr/sbin/sendmail`).
+    case sendmail(path: String)
 
-    /// Parses `smtps://host[:port]`, `smtp://host[:port]` or `file:DIR`. Host
+    /// The program `smtp = sendmail` runs.
+    public static let defaultSendmail = "/usr/sbin/sendmail"
+
+    /// Parses `smtps://host[:port]`, `smtp://host[:port]`, `file:DIR`, `sendmail`
+    /// or `sendmail:PATH` (an absolute path). Host
     /// may be a name, an IPv4 address or a bracketed IPv6 address. Credentials,
     /// paths and queries in the URL are refused (use `user` and `password_command`).
     public init(parsing text: String) throws {
@@ -21,11 +28,21 @@ public enum DeliveryEndpoint: Hashable, Sendable {
             self = .directory(path: path)
             return
         }
+        if text == "sendmail" {
+            self = .sendmail(path: Self.defaultSendmail)
+            return
+        }
+        if text.hasPrefix("sendmail:") {
+            let path = String(text.dropFirst(9))
+            guard path.hasPrefix("/") else { throw fail("sendmail: needs the program's absolute path, e.g. sendmail:/usr/sbin/sendmail") }
+            self = .sendmail(path: path)
+            return
+        }
         let secure: Bool
         let rest: Substring
         if text.hasPrefix("smtps://") { secure = true; rest = text.dropFirst(8) }
         else if text.hasPrefix("smtp://") { secure = false; rest = text.dropFirst(7) }
-        else { throw fail("expected smtps://host[:port], smtp://host[:port] or file:DIR") }
+        else { throw fail("expected smtps://host[:port], smtp://host[:port], file:DIR, sendmail or sendmail:PATH") }
 
         var authority = rest
         if authority.hasSuffix("/") { authority = authority.dropLast() }
@@ -66,8 +83,16 @@ public enum DeliveryEndpoint: Hashable, Sendable {
         switch self {
         case .smtps(let host, let port), .smtp(let host, let port):
             return (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
-        case .directory(let path):
+        case .directory(let path), .sendmail(let path):
             return path
+        }
+    }
+
+    /// The SMTP server's host, for `smtp://` and `smtps://`.
+    public var host: String? {
+        switch self {
+        case .smtps(let host, _), .smtp(let host, _): return host
+        case .directory, .sendmail: return nil
         }
     }
 }

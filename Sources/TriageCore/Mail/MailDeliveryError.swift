@@ -29,6 +29,8 @@ public struct MailDeliveryError: TriageError, Equatable, CustomStringConvertible
         case timeout
         /// Writing the `.eml` file.
         case write
+        /// The local `sendmail` program failed (`smtp = sendmail`).
+        case sendmail
         /// Anything else (a protocol error).
         case other
     }

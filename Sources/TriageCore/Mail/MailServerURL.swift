@@ -68,7 +68,10 @@ public struct MailServerURL: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether `host` is this machine's loopback (`localhost`, `127.0.0.0/8`, `::1`),
     /// the only place a plain connection (`tls = off`) may go.
-    public var isLoopback: Bool {
+    public var isLoopback: Bool { Self.isLoopback(host: host) }
+
+    /// Whether `host` names this machine's loopback (`localhost`, `127.0.0.0/8`, `::1`).
+    public static func isLoopback(host: String) -> Bool {
         let lower = host.lowercased()
         if lower == "localhost" || lower == "localhost." || lower == "::1" { return true }
         let parts = lower.split(separator: ".", omittingEmptySubsequences: false)

@@ -37,9 +37,11 @@ enum DigestCommand: Command {
         notes: """
         Exit status: 0 success (also when nothing was due); 64 usage error; 66 no
         configuration file; 75 the message could not be delivered (the step that
-        failed is named; nothing is recorded, the next run retries); 77 the SMTP
-        server refused the credentials; 78 configuration error, or smtps:// on a
-        STARTTLS port.
+        failed is named; nothing is recorded, the next run retries), sendmail
+        failed or did not finish within command_timeout, or a cron run held the
+        store for longer than the few seconds --send waits; 77 the SMTP server
+        refused the credentials; 78 configuration error, smtps:// on a STARTTLS
+        port, tls = off for a host not on loopback, or no sendmail program.
         """)
 
     static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
@@ -80,7 +82,9 @@ enum DigestCommand: Command {
 
         let outcome: DigestOutcome
         do {
-            outcome = try service.dispatcher.send(day: day, now: context.now, force: a.has("--force"), delivery: service.delivery)
+            outcome = try LockWait.holding(setup.store, context: context) {
+                try service.dispatcher.send(day: day, now: context.now, force: a.has("--force"), delivery: service.delivery)
+            }
         } catch {
             throw DigestService.failure(error, day: day)
         }

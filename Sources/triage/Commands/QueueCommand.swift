@@ -13,11 +13,13 @@ enum QueueCommand: Command {
         ],
         about: """
         Lists the open entries of every queue (or of queue NAME), grouped by queue,
-        newest last: short id, due day, sender and subject. IDs may be shortened to
+        newest first: short id, due day, sender and subject. IDs may be shortened to
         any unique prefix of at least four digits, as shown in the list.
 
         'done' closes entries, 'reopen' opens them again, 'remove' hides an entry
         for good: the same message through the same rule does not bring it back.
+        Each prints what it changed ("done: 0162 Invoice for your order"). When a
+        cron run holds the store, they wait a few seconds for it.
         """,
         options: [
             .flag("--all", help: "include done entries"),
@@ -25,12 +27,13 @@ enum QueueCommand: Command {
             .config,
         ],
         notes: "Exit status: 0 success; 64 usage error; 65 an unknown or ambiguous id (nothing is changed); "
-            + "66 no configuration file; 75 another triage holds the store's lock.")
+            + "66 no configuration file; 75 another triage held the store's lock for longer than the few seconds "
+        + "done, reopen and remove wait.")
 
-    /// By queue name, then oldest first (newest last), then id. Sorts indices so
-    /// the large records are not moved around.
+    /// By queue name, then newest first (by when the entry was made; the id only
+    /// breaks a tie, for a stable order). Sorts indices so the large records are not moved around.
     static func sorted(_ entries: [QueueEntry]) -> [QueueEntry] {
-        let keys = entries.map { ($0.queue, $0.created.secondsSince1970, $0.id) }
+        let keys = entries.map { ($0.queue, -$0.created.secondsSince1970, $0.id) }
         let order = keys.indices.sorted { keys[$0] < keys[$1] }
         return order.map { entries[$0] }
     }

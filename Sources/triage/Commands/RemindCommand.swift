@@ -29,7 +29,9 @@ enum RemindCommand: Command {
         title or note that holds a clause word ("Pick up at the station"); words
         that start with -- go after --.
 
-        'done' closes reminders, 'reopen' opens them again, 'remove' hides them.
+        'add' prints the new reminder's short id and due day; 'done' closes
+        reminders, 'reopen' opens them again, 'remove' hides them, each printing
+        what it changed. When a cron run holds the store, they wait a few seconds for it.
         """,
         options: [
             .flag("--all", help: "include done reminders"),
@@ -40,7 +42,7 @@ enum RemindCommand: Command {
         ],
         notes: "Exit status: 0 success; 64 usage error (for add: the reminder's words, with the column, "
             + "or a due day already past without --force); 65 an unknown or ambiguous id (nothing is changed); 66 no configuration file; "
-            + "75 another triage holds the store's lock.",
+            + "75 another triage held the store's lock for longer than the few seconds add, done, reopen and remove wait.",
         dashWords: true)
 
     static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
@@ -124,7 +126,10 @@ enum RemindCommand: Command {
             throw SimpleError(.usage, "remind add: the due day \(reminder.due.iso) is past (today is \(today.iso)); "
                               + "give a later day, or add --force to add it anyway")
         }
-        try setup.store.put(reminder)
+        try LockWait.holding(setup.store, context: context) { _ = try setup.store.put(reminder) }
+        let short = setup.store.shortIDs(Reminder.self).short(reminder.id)
+        let due = reminder.due.iso + (reminder.at.map { " " + $0.description } ?? "")
+        context.out("added: \(short) \(StatusVerb.title(of: reminder)) (due \(due))\n")
         return .ok
     }
 }

@@ -48,13 +48,19 @@ enum RunCommand: Command {
         missing folder, a refused label, no keywords (the rest is applied). One
         failing account does not stop the others; the status is the worst of them.
         Pending webhooks are POSTed after the mail, within webhook_budget seconds
-        (docs/run.md); they never change the status.
+        (docs/run.md); they never change the status. With quiet_failures in
+        [triage], a temporary failure (75) is said only once it has lasted that
+        long, and when it ends; the status is the same (docs/status.md). 'triage
+        status' shows each account's last run and failure.
         """)
 
     static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
         try a.expectNoPositional()
         var options = RunOptions()
         options.all = a.has("--all")
+        if options.all && a.value("--since") != nil {
+            throw a.usage("give --all or --since, not both (--all walks the whole mailbox, --since from a day)")
+        }
         options.dryRun = a.has("--dry-run")
         if let since = a.value("--since") {
             guard let day = CivilDate(iso: since) else { throw SimpleError(.usage, "run: --since wants a date as YYYY-MM-DD, not '\(since)'") }
@@ -109,7 +115,25 @@ enum RunCommand: Command {
         if !options.dryRun { try store.finishInterruptedUpdates() }
         let printer = RunPrinter(context: context, verbose: verbose, dryRun: options.dryRun)
         var worst = ExitStatus.ok
+        // What `triage status` shows and quiet_failures keeps (not touched by a dry run).
+        var record = RunRecord.load(store: store.root)
+        let quiet = QuietFailures(threshold: options.dryRun ? nil : setup.config.triage.quietFailures)  // a dry run says everything
+        let stamp = Timestamp(context.now, timeZone: setup.timeZone)
+        func settle(_ source: inout RunRecord.Source, _ label: String, _ failure: TriageError?, inDigest: Bool = true) {
+            let said = quiet.settle(&source, label: label, failure: failure.map { ($0.exitStatus, $0.message) }, now: stamp)
+            if let said { context.err("triage: \(said)\n") }
+            // With quiet_failures, always in the digest's Problems (once a day), also when kept
+            // quiet here; without it, standard error (cron's mail) says every failure already.
+            guard inDigest, quiet.threshold != nil, let ongoing = source.failure else { return }
+            var batch = StoreBatch()
+            batch.add(RunRecord.problemEntry(label: label, failure: ongoing, now: stamp))
+            do { _ = try store.write(batch) } catch {
+                let why = (error as? TriageError)?.message ?? "\(error)"
+                context.err("triage: warning: cannot note the failure for the digest: \(why)\n")
+            }
+        }
         for account in accounts {
+            var source = record.accounts[account.name] ?? RunRecord.Source()
             do {
                 let connection = try connect(account, credential: credentials[account.name], context: context,
                                              verbose: verbose, checkpoint: hook.isArmed ? crashHook : nil)
@@ -144,6 +168,7 @@ enum RunCommand: Command {
                     runner.checkpoint = crashHook
                     runner.parts = parts
                     let outcome = try runner.run(on: connection)
+                    source.mailboxes[mailbox] = RunRecord.MailboxRun(lastRun: stamp, messages: outcome.processed)
                     for notice in (connection as? IMAPConnection)?.takeNotices() ?? [] {
                         context.err("triage: \(account.name)/\(mailbox): \(notice)\n")
                     }
@@ -151,10 +176,12 @@ enum RunCommand: Command {
                     // label) is a configuration problem (78); the rest was still applied.
                     if !outcome.failedActions.isEmpty { worst = max(worst, .config) }
                 }
+                settle(&source, "account \(account.name)", nil)
             } catch let error as TriageError {
-                context.err("triage: account \(account.name): \(error.message)\n")
+                settle(&source, "account \(account.name)", error)
                 worst = max(worst, error.exitStatus)
             }
+            record.accounts[account.name] = source
         }
         if !options.dryRun {
             // After the mail actions, so a slow or failing endpoint never holds them up.
@@ -166,7 +193,26 @@ enum RunCommand: Command {
         }
         // The day's digest, after the accounts (even when some failed).
         if !options.dryRun && setup.config.digest != nil {
-            worst = max(worst, DigestService.sendDue(setup: setup, context: context, password: digestPassword, checkpoint: crashHook))
+            var source = record.digest ?? RunRecord.Source()
+            switch DigestService.sendDue(setup: setup, context: context, password: digestPassword, checkpoint: crashHook) {
+            case .success(.notDue):
+                break
+            case .success:
+                settle(&source, "digest", nil, inDigest: false)
+            case .failure(let error):
+                // Not in the digest it is about: the digest's own failure is said on standard error.
+                settle(&source, "digest", error, inDigest: false)
+                worst = max(worst, error.exitStatus)
+            }
+            record.digest = source
+        }
+        if !options.dryRun {
+            do {
+                try record.save(store: store.root, durable: store.synchronous)
+            } catch let error as TriageError {
+                // Only history is lost: say so, but the mail was handled.
+                context.err("triage: warning: cannot record the run for triage status: \(error.message)\n")
+            }
         }
         return worst
     }

@@ -101,7 +101,8 @@ struct Arguments {
             }
             i += 1  // before any throw, so `asksForHelp` can go on after a bad word
             guard let option = spec.option(named: name) else {
-                throw SimpleError(.usage, "\(spec.name): unknown option \(arg); see 'triage \(spec.name) --help'"
+                let see = Self.suggestion(for: name, in: spec).map { "did you mean \($0)? See" } ?? "see"
+                throw SimpleError(.usage, "\(spec.name): unknown option \(arg); \(see) 'triage \(spec.name) --help'"
                     + " (put -- before words that start with -)")
             }
             guard option.value != nil else {
@@ -114,6 +115,16 @@ struct Arguments {
             }
             i += 1
             return .value(option, args[i - 1])
+        }
+
+        /// The option `name` was probably meant to be: the only long option it is a
+        /// prefix of (`--dry` → `--dry-run`), else the nearest by edit distance (at most 2).
+        static func suggestion(for name: String, in spec: CommandSpec) -> String? {
+            guard name.hasPrefix("--"), name.count > 2 else { return nil }
+            let long = spec.allOptions.flatMap(\.names).filter { $0.hasPrefix("--") }
+            let extended = long.filter { $0.hasPrefix(name) }
+            if extended.count == 1 { return extended[0] }
+            return Suggestion.closest(to: name, in: long)
         }
 
         /// `-5`, `-0.5`, `-33.87,151.21`: a dash then a digit or a point and a digit.

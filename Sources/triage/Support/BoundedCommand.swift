@@ -20,6 +20,9 @@ struct BoundedCommand {
     var outputLimit: Int
     /// The bytes of standard error kept (the rest is read and dropped).
     var errorLimit = 4096
+    /// What the command reads on standard input (written as it reads, within the
+    /// same time limit); nil for `/dev/null`.
+    var input: Data? = nil
 
     /// How a run ended.
     enum Outcome {
@@ -36,6 +39,21 @@ struct BoundedCommand {
     /// Runs `command` and waits for it, never longer than `timeout` (plus the
     /// moment it takes to kill it).
     func run(_ command: String) -> Outcome {
+        run(executable: "/bin/sh", arguments: ["-c", command])
+    }
+
+    /// Runs the program at `executable` with `arguments` (no shell between), as `run` does.
+    func run(executable: String, arguments: [String]) -> Outcome {
+        var inPipe: [Int32] = [-1, -1]
+        if input != nil {
+            // A program that exits without reading must make the write fail (EPIPE), not
+            // kill triage: SIGPIPE is ignored (the spawned program gets it back at its default).
+            signal(SIGPIPE, SIG_IGN)
+            guard Self.makePipe(&inPipe) else { return .cannotStart(Self.describe(errno)) }
+            // Written in the poll loop: a program that stops reading must not block triage.
+            _ = fcntl(inPipe[1], F_SETFL, fcntl(inPipe[1], F_GETFL) | O_NONBLOCK)
+        }
+        defer { if inPipe[0] >= 0 { close(inPipe[0]) } }
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         guard Self.makePipe(&outPipe) else { return .cannotStart(Self.describe(errno)) }
@@ -50,7 +68,11 @@ struct BoundedCommand {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if input != nil {
+            posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
 
@@ -68,7 +90,7 @@ struct BoundedCommand {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup($0.key + "=" + $0.value) } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
 
@@ -79,13 +101,17 @@ struct BoundedCommand {
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&guarded, signal) }
         pthread_sigmask(SIG_BLOCK, &guarded, &previousMask)
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         close(outPipe[1]); close(errPipe[1])
+        if inPipe[0] >= 0 { close(inPipe[0]); inPipe[0] = -1 }
         if spawned == 0 { triage_child_group_guard(pid) }
         pthread_sigmask(SIG_SETMASK, &previousMask, nil)
-        guard spawned == 0 else { return .cannotStart(Self.describe(spawned)) }
+        guard spawned == 0 else {
+            if inPipe[1] >= 0 { close(inPipe[1]) }
+            return .cannotStart(Self.describe(spawned))
+        }
 
-        let outcome = collect(pid: pid, output: outPipe[0], errors: errPipe[0])
+        let outcome = collect(pid: pid, input: inPipe[1], output: outPipe[0], errors: errPipe[0])
         // The group id stays reserved until `pid` is reaped (it is at worst a zombie
         // now), so this reaches exactly the command's leftovers.
         kill(-pid, SIGKILL)
@@ -104,10 +130,15 @@ struct BoundedCommand {
 
     /// Reads both pipes until the command has exited and closed them, the time is
     /// up, or the output is over the limit. Does not reap `pid`.
-    private func collect(pid: pid_t, output: Int32, errors: Int32) -> Outcome {
+    /// `input` is the write end of its standard input (-1 for none), closed here.
+    private func collect(pid: pid_t, input: Int32, output: Int32, errors: Int32) -> Outcome {
         let start = Self.monotonic()
         var out = Data(), err = Data()
         var open: [Int32] = [output, errors]
+        var inputFD = input
+        var pending = self.input ?? Data()
+        defer { if inputFD >= 0 { close(inputFD) } }
+        if inputFD >= 0 && pending.isEmpty { close(inputFD); inputFD = -1 }
         var exitedAt: Double?
         var buffer = [UInt8](repeating: 0, count: 16384)
         while true {
@@ -118,11 +149,22 @@ struct BoundedCommand {
             // finish writing, not the whole timeout.
             if let exitedAt, open.isEmpty || now - exitedAt > 0.2 { break }
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if inputFD >= 0 { fds.append(pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0)) }
             let wait = max(1, Int32(min(timeout - (now - start), 0.05) * 1000))
             let ready = poll(&fds, nfds_t(fds.count), open.isEmpty ? 10 : wait)
             if ready < 0 && errno != EINTR { return .cannotStart("poll: " + Self.describe(errno)) }
             guard ready > 0 else { continue }
             for entry in fds where entry.revents != 0 {
+                if entry.fd == inputFD {
+                    let written = pending.withUnsafeBytes { write(inputFD, $0.baseAddress!, min($0.count, 65536)) }
+                    if written > 0 { pending.removeFirst(written) }
+                    // Done, or the program closed its end (EPIPE): no more input.
+                    if pending.isEmpty || (written < 0 && errno != EAGAIN && errno != EINTR) {
+                        close(inputFD)
+                        inputFD = -1
+                    }
+                    continue
+                }
                 let n = read(entry.fd, &buffer, buffer.count)
                 if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
                 if n <= 0 {

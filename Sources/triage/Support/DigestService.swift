@@ -30,6 +30,9 @@ struct DigestService {
 
     /// The delivery for `[digest] smtp`, with the login when `user` is set.
     func delivery() throws -> any MailDelivery {
+        if case .sendmail(let path) = endpoint {
+            return SendmailDelivery(path: path, timeout: settings.commandTimeout ?? SendmailDelivery.defaultTimeout)
+        }
         var credentials: SMTPCredentials?
         if let user = settings.user {
             let password: String
@@ -44,7 +47,8 @@ struct DigestService {
             }
             credentials = SMTPCredentials(user: user, password: password)
         }
-        return MailDeliveryFactory.make(endpoint, credentials: credentials, trust: TLSTrust(caFile: settings.caFile))
+        return MailDeliveryFactory.make(endpoint, credentials: credentials, trust: TLSTrust(caFile: setup.config.digestCAFile),
+                                        tlsOff: settings.tlsOff)
     }
 
     /// Runs `[digest] password_command`, bounded by its `command_timeout`.
@@ -79,12 +83,12 @@ struct DigestService {
         }
     }
 
-    /// The end of `triage run`: sends the digest due now, if any. Errors go to
-    /// standard error; the result is the exit status to merge into the run's.
+    /// The end of `triage run`: sends the digest due now, if any. The caller says
+    /// a failure (quietly or not: `QuietFailures`) and merges its exit status.
     /// `checkpoint` is called once the delivery accepted the message, before the store records it.
     /// `password` is what `prefetchPassword` returned, if anything.
     static func sendDue(setup: RunSetup, context: Context, password: Result<String, any Error>? = nil,
-                        checkpoint: @escaping @Sendable (String) -> Void = { _ in }) -> ExitStatus {
+                        checkpoint: @escaping @Sendable (String) -> Void = { _ in }) -> Result<DigestOutcome, SimpleError> {
         do {
             var service = try DigestService(setup: setup)
             service.password = password
@@ -92,11 +96,10 @@ struct DigestService {
                 CheckpointedDelivery(inner: try service.delivery(), checkpoint: checkpoint)
             }
             setup.report(outcome.problems, context)
-            return .ok
+            return .success(outcome)
         } catch {
             let failure = failure(error, day: nil)
-            context.err("triage: \(failure.message)\n")
-            return failure.exitStatus
+            return .failure(SimpleError(failure.exitStatus, failure.message))
         }
     }
 }

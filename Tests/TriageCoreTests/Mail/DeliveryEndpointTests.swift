@@ -11,6 +11,13 @@ final class DeliveryEndpointTests: XCTestCase {
         XCTAssertEqual(try DeliveryEndpoint(parsing: "smtps://[::1]:4650").displayName, "[::1]:4650")
     }
 
+    func testParsesSendmail() throws {
+        XCTAssertEqual(try DeliveryEndpoint(parsing: "sendmail"), .sendmail(path: "/usr/sbin/sendmail"))
+        XCTAssertEqual(try DeliveryEndpoint(parsing: "sendmail:/usr/bin/msmtp"), .sendmail(path: "/usr/bin/msmtp"))
+        XCTAssertThrowsError(try DeliveryEndpoint(parsing: "sendmail:msmtp"))
+        XCTAssertThrowsError(try DeliveryEndpoint(parsing: "sendmail:"))
+    }
+
     func testRefusesCredentialsPathsAndBadPorts() {
         for bad in ["smtp://user:secret@host", "smtp://host/path", "smtp://host:0", "smtp://host:99999", "smtp://",
                     "http://host", "smtp://ho st", "smtp://::1", "file:", "smtp://host:25?x=1"] {
