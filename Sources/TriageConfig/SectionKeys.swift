@@ -97,6 +97,15 @@ enum SectionKeys {
         ConfigKey("ca_file") { s, e, v in s.caFile = v.resolve(e.value) },
         ConfigKey("send_empty") { s, e, v in s.sendEmpty = v.bool(e) ?? false },
         ConfigKey("command_timeout") { s, e, v in s.commandTimeout = v.seconds(e) },
+        // The actionable digest (docs/digest.md).
+        ConfigKey("compact") { s, e, v in
+            let names = v.list(e.value)
+            s.compact = names.count == 1 && names[0].lowercased() == "none" ? [] : names
+        },
+        ConfigKey("trash") { s, e, v in
+            guard !e.value.isEmpty else { return v.problem(e.line, "trash wants a folder name, as in trash = Trash") }
+            s.trash = e.value
+        },
     ]
 
     /// The keys `[digest]` cannot do without.

@@ -119,6 +119,15 @@ public struct DigestSection: Sendable {
     public var sendEmpty: Bool = false
     /// `command_timeout = SECONDS`: how long `password_command` may run; nil for the default (30 s).
     public var commandTimeout: Int?
+    /// `compact = FYI, Lists, Newsletters`: the digest sections shown one line per
+    /// message (compared without case); `compact = none` for none.
+    public var compact: [String] = DigestSection.defaultCompact
+    /// `trash = FOLDER`: where handled command messages go; nil for the folder the
+    /// server marks SPECIAL-USE `\Trash`.
+    public var trash: String?
+
+    /// The sections compact by default.
+    public static let defaultCompact = ["FYI", "Lists", "Newsletters"]
 
     /// Creates the section.
     public init(to: String, from: String, smtp: DeliveryEndpoint) {

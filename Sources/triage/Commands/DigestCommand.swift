@@ -117,7 +117,7 @@ enum DigestCommand: Command {
         var out = ""
         for plan in plans where !plan.isEmpty {
             if !out.isEmpty { out += "\n" }
-            let view = DigestView(plan: plan, ids: ids, timeZone: setup.timeZone)
+            let view = DigestView(plan: plan, ids: ids, timeZone: setup.timeZone, compact: [])
             out += "\(plan.day.iso) \(DigestFormat.shortDay(plan.day)): \(DigestFormat.countParts(plan).joined(separator: ", "))\n"
             for section in view.sections {
                 for item in section.items {
