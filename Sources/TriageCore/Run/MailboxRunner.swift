@@ -34,6 +34,8 @@ public struct MailboxRunner {
     /// Called after each step that changes something (store write, server command,
     /// state save) with its name; the crash tests kill the process here.
     public var checkpoint: (String) -> Void = { _ in }
+    /// The digest's command messages, recognised in INBOX before the rules; nil: none.
+    public var commands: DigestCommandInbox?
 
     /// Creates a runner.
     public init(account: String, mailbox: String, store: Store, options: RunOptions, now: Date,
@@ -82,9 +84,11 @@ public struct MailboxRunner {
             let batchUIDs = Array(uids[index..<min(index + max(1, options.batchSize), uids.count)])
             index += batchUIDs.count
             // Phase 2: fetch and classify.
-            let classified = try fetchAndClassify(batchUIDs, pass: pass, on: connection, outcome: &outcome)
+            var found = Commands()
+            let classified = try fetchAndClassify(batchUIDs, pass: pass, on: connection, outcome: &outcome, commands: &found)
             // Phase 3: plan the records to write and the commands to send.
-            let plan = makePlan(classified)
+            var plan = makePlan(classified)
+            plan.commands = found
             guard !options.dryRun else { continue }
             // Phase 4: apply: store records, then server actions.
             try apply(plan, batch: batchUIDs, pass: &pass, on: connection, outcome: &outcome)
@@ -121,6 +125,12 @@ public struct MailboxRunner {
     /// A message of a batch with the actions the rules chose (never empty).
     private typealias Classified = (uid: UInt32, message: Message, actions: [PlannedAction])
 
+    /// The digest commands of a batch: those to obey, and the refused messages with why.
+    private struct Commands {
+        var obey: [DigestCommand] = []
+        var refused: [(message: Message, reason: String)] = []
+    }
+
     /// What one batch writes to the store and asks of the server.
     private struct BatchPlan {
         var records = StoreBatch()
@@ -128,6 +138,8 @@ public struct MailboxRunner {
         /// The messages by UID, for problems reported in the digest.
         var messages: [UInt32: Message] = [:]
         var created: Timestamp
+        /// The digest commands found in the batch.
+        var commands = Commands()
     }
 
     /// Phase 1: where the walk starts, from the saved state and what the server
@@ -167,9 +179,12 @@ public struct MailboxRunner {
     /// Phase 2: fetches a batch and runs the rules on each message; returns the
     /// messages that have actions, with their text when a record needs the snippet.
     private func fetchAndClassify(_ batchUIDs: [UInt32], pass: Pass, on connection: MailConnection,
-                                  outcome: inout Outcome) throws -> [Classified] {
+                                  outcome: inout Outcome, commands found: inout Commands) throws -> [Classified] {
         var classified: [Classified] = []
         var needText: [UInt32] = []
+        // Command messages of the digest, with their whole bytes when fetched.
+        var candidates: [(uid: UInt32, message: Message, bytes: [UInt8]?)] = []
+        let inbox = mailbox.uppercased() == "INBOX" ? commands : nil
         // Fetched in chunks: only the parsed messages of the batch stay, not every
         // chunk's raw answer.
         var chunkStart = 0
@@ -183,6 +198,12 @@ public struct MailboxRunner {
                 // Not known to have arrived after the cutoff: left alone, like old mail on a first run.
                 if let arrivedAfter = pass.arrivedAfter, (item.internalDate ?? .min) < arrivedAfter.secondsSince1970 { continue }
                 let message = makeMessage(item)
+                if let inbox, inbox.reader.isCandidate(message) {
+                    // Before the rules: a command message is obeyed or left alone, never sorted.
+                    candidates.append((item.uid, message, parts.contains(.text) ? item.bytes : nil))
+                    outcome.processed += 1
+                    continue
+                }
                 let actions = classify(message)
                 outcome.processed += 1
                 report(.decision(account: account, mailbox: mailbox, uid: item.uid, subject: message.subject, actions: actions))
@@ -193,6 +214,9 @@ public struct MailboxRunner {
                 // A message without actions needs nothing more: keep only the others.
                 if !actions.isEmpty { classified.append((item.uid, message, actions)) }
             }
+        }
+        if let inbox, !candidates.isEmpty {
+            classified += try readCommands(candidates, inbox: inbox, on: connection, into: &found)
         }
         if !needText.isEmpty {
             // The records keep a snippet: fetch the text of just these messages. The
@@ -209,6 +233,37 @@ public struct MailboxRunner {
                 for item in try connection.fetch(chunk, parts: .all) {
                     if let i = position[item.uid] { classified[i].message = makeMessage(item) }
                 }
+            }
+        }
+        return classified
+    }
+
+    /// The verdict on each command message: obeyed ones are marked read and moved to
+    /// the trash (like a rule's actions, so a crash resumes the move); refused ones
+    /// are left alone and reported in Problems.
+    private func readCommands(_ candidates: [(uid: UInt32, message: Message, bytes: [UInt8]?)], inbox: DigestCommandInbox,
+                              on connection: MailConnection, into found: inout Commands) throws -> [Classified] {
+        var bytes: [UInt32: [UInt8]] = [:]
+        for c in candidates { if let b = c.bytes { bytes[c.uid] = b } }
+        let missing = candidates.filter { $0.bytes == nil }.map(\.uid)
+        if !missing.isEmpty {
+            // A reply's commands are in its text, which the rules may not have needed.
+            for item in try connection.fetch(missing, parts: .all) { bytes[item.uid] = item.bytes }
+        }
+        let reminderIDs = store.allIDs(Reminder.self), queueIDs = store.allIDs(QueueEntry.self)
+        var classified: [Classified] = []
+        for (uid, message, _) in candidates {
+            let body = bytes[uid].map(inbox.bodyText) ?? ""
+            switch inbox.reader.read(message, body: body, reminderIDs: reminderIDs, queueIDs: queueIDs) {
+            case .apply(let commands):
+                found.obey += commands
+                var actions = [PlannedAction(action: .markRead, rule: DigestCommandInbox.ruleName)]
+                if let trash = inbox.trash { actions.append(PlannedAction(action: .move(trash), rule: DigestCommandInbox.ruleName)) }
+                report(.decision(account: account, mailbox: mailbox, uid: uid, subject: message.subject, actions: actions))
+                classified.append((uid, message, actions))
+            case .refuse(let reason):
+                found.refused.append((message, reason))
+                report(.warning(account: account, mailbox: mailbox, "UID \(uid): a digest command was ignored: \(reason)"))
             }
         }
         return classified
@@ -233,6 +288,15 @@ public struct MailboxRunner {
     private func apply(_ plan: BatchPlan, batch batchUIDs: [UInt32], pass: inout Pass, on connection: MailConnection,
                        outcome: inout Outcome) throws {
         let created = plan.created
+        // Digest commands first: the store holds what they did before their messages move away.
+        if !plan.commands.obey.isEmpty {
+            try DigestCommand.apply(plan.commands.obey, to: store, now: now, today: created.localDay)
+            checkpoint("store")
+        }
+        for (message, reason) in plan.commands.refused {
+            try reportInDigest([message], problem: "a digest command was ignored: " + reason,
+                               key: "digest command refused", created: created)
+        }
         // Store records.
         if !plan.records.isEmpty {
             outcome.recordsCreated += try store.write(plan.records).created.count
