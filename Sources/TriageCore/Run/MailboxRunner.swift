@@ -258,7 +258,12 @@ public struct MailboxRunner {
             case .apply(let commands):
                 found.obey += commands
                 var actions = [PlannedAction(action: .markRead, rule: DigestCommandInbox.ruleName)]
-                if let trash = inbox.trash { actions.append(PlannedAction(action: .move(trash), rule: DigestCommandInbox.ruleName)) }
+                if let trash = inbox.trash {
+                    actions.append(PlannedAction(action: .move(trash), rule: DigestCommandInbox.ruleName))
+                } else {
+                    report(.warning(account: account, mailbox: mailbox, "UID \(uid): digest command done; the message stays here, "
+                        + "read: the server marks no folder \\Trash; set [digest] trash = FOLDER"))
+                }
                 report(.decision(account: account, mailbox: mailbox, uid: uid, subject: message.subject, actions: actions))
                 classified.append((uid, message, actions))
             case .refuse(let reason):
