@@ -65,8 +65,10 @@ public struct DigestHTMLRenderer: Sendable {
         if view.hasActions {
             footer += "Done and Tomorrow open a message to yourself: send it, and the next run closes or snoozes the item. "
         }
-        if view.hasReplies {
-            footer += "Or reply with one command a line: done 0162, snooze 21c1 3 days, reopen 0162.<br>"
+        if let id = view.sections.lazy.flatMap(\.items).compactMap(\.reply).first?.split(separator: " ").last {
+            // An id of this digest, so the example reads as something to do.
+            let e = HTMLEscaper.escape
+            footer += "Or reply with one command a line: done \(e(String(id))), snooze \(e(String(id))) 3 days, reopen \(e(String(id))).<br>"
         }
         h += """
         <tr><td style="padding:12px 14px 12px 14px;font-size:12px;line-height:16px;color:#6b7280;">

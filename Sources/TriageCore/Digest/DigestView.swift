@@ -241,19 +241,23 @@ public struct DigestView: Sendable {
         return ta > tb
     }
 
-    /// The compact lines of a section's entries (newest first): one group per
-    /// list (`[dev] 5 messages in 3 threads`), then one for the rest; within
+    /// The compact lines of a section's entries (newest first): the messages of
+    /// no list (or of a list with only one here), then one group per list
+    /// (`[dev] 5 messages in 3 threads`); within
     /// each, one line per thread (same subject without `Re:`, `Fwd:`, `[tag]`).
     static func groups(_ entries: [DigestEntry], timeZone: TimeZone, day: CivilDate, links: DigestLinks) -> [Group] {
+        var counts: [String: Int] = [:]
+        for entry in entries { if let list = entry.message.list.map(listName) { counts[list, default: 0] += 1 } }
         var order: [String?] = []
         var byList: [String?: [DigestEntry]] = [:]
         for entry in entries {
-            let list = entry.message.list.map(listName)
+            // A list with one message here needs no heading of its own.
+            let list = entry.message.list.map(listName).flatMap { counts[$0, default: 0] > 1 ? $0 : nil }
             if byList[list] == nil { order.append(list) }
             byList[list, default: []].append(entry)
         }
-        // Lists first, the messages of no list last.
-        order = order.filter { $0 != nil } + order.filter { $0 == nil }
+        // The single messages first, then each list under its heading.
+        order = order.filter { $0 == nil } + order.filter { $0 != nil }
         return order.map { list in
             let members = byList[list] ?? []
             var threadOrder: [String] = []
