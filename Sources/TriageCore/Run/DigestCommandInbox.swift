@@ -4,8 +4,9 @@ public struct DigestCommandInbox {
     /// Recognises and verifies them.
     public var reader: DigestCommandReader
     /// The folder (as rules name folders) that handled command messages move to,
-    /// after they are marked read; nil leaves them in the inbox, read.
-    public var trash: String?
+    /// after they are marked read; nil leaves them in the inbox, read. Asked only
+    /// when a command is obeyed (finding `\Trash` costs a LIST of every folder).
+    public var trash: () throws -> String?
     /// The decoded text of a raw message, lines kept (TriageMIME's `MessageParser.bodyText`).
     public var bodyText: ([UInt8]) -> String
 
@@ -13,7 +14,7 @@ public struct DigestCommandInbox {
     public static let ruleName = "digest command"
 
     /// Creates the inbox's command handling.
-    public init(reader: DigestCommandReader, trash: String?, bodyText: @escaping ([UInt8]) -> String) {
+    public init(reader: DigestCommandReader, trash: @escaping () throws -> String?, bodyText: @escaping ([UInt8]) -> String) {
         self.reader = reader
         self.trash = trash
         self.bodyText = bodyText

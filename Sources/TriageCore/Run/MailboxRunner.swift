@@ -258,7 +258,7 @@ public struct MailboxRunner {
             case .apply(let commands):
                 found.obey += commands
                 var actions = [PlannedAction(action: .markRead, rule: DigestCommandInbox.ruleName)]
-                if let trash = inbox.trash {
+                if let trash = try inbox.trash() {
                     actions.append(PlannedAction(action: .move(trash), rule: DigestCommandInbox.ruleName))
                 } else {
                     report(.warning(account: account, mailbox: mailbox, "UID \(uid): digest command done; the message stays here, "

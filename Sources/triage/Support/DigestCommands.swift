@@ -41,9 +41,28 @@ enum DigestCommands {
     /// `[digest] trash`, else the folder the IMAP server marks `\Trash`.
     static func inbox(setup: RunSetup, connection: MailConnection, dryRun: Bool) throws -> DigestCommandInbox? {
         guard let settings = setup.config.digest, let key = try key(setup.store, create: !dryRun) else { return nil }
-        var trash = settings.trash
-        if trash == nil, let imap = connection as? IMAPConnection { trash = try imap.specialUseFolder("\\Trash") }
-        return DigestCommandInbox(reader: DigestCommandReader(addresses: addresses(settings), key: key), trash: trash,
+        let trash = TrashFolder(configured: settings.trash, connection: connection)
+        return DigestCommandInbox(reader: DigestCommandReader(addresses: addresses(settings), key: key), trash: trash.name,
                                   bodyText: MessageParser.bodyText)
+    }
+
+    /// The trash folder, looked up once and only when first needed.
+    private final class TrashFolder {
+        let configured: String?
+        let connection: MailConnection
+        var found: String??
+
+        init(configured: String?, connection: MailConnection) {
+            self.configured = configured
+            self.connection = connection
+        }
+
+        func name() throws -> String? {
+            if let configured { return configured }
+            if let found { return found }
+            let name = try (connection as? IMAPConnection)?.specialUseFolder("\\Trash")
+            found = .some(name)
+            return name
+        }
     }
 }
