@@ -2,7 +2,9 @@
 /// and app, Apple Mail, Thunderbird): inline styles only (Gmail drops `<style>`),
 /// no images or other remote resources, one column at most 600px wide that
 /// shrinks to a phone's width, and colours that stay readable when a dark mode
-/// inverts them (mid-tone accents, no meaning carried by colour alone). Every
+/// inverts them: the page says it is light only (`color-scheme: light`), so
+/// Apple Mail and Gmail's app invert it whole; explicit light backgrounds, dark
+/// text, mid-tone accents, and no meaning carried by colour alone. Every
 /// string from mail or from the store goes through `HTMLEscaper`; links are
 /// `mailto:`, `message:`, `geo:` and Gmail's web search only.
 public struct DigestHTMLRenderer: Sendable {
@@ -22,14 +24,14 @@ public struct DigestHTMLRenderer: Sendable {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="color-scheme" content="light dark">
-        <meta name="supported-color-schemes" content="light dark">
+        <meta name="color-scheme" content="light">
+        <meta name="supported-color-schemes" content="light">
         <title>\(e(view.subject))</title>
         </head>
-        <body style="margin:0;padding:0;">
-        <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">
+        <body style="margin:0;padding:0;background-color:#f3f4f6;">
+        <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f3f4f6;">
         <tr><td align="center" style="padding:8px 4px;">
-        <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;table-layout:fixed;border:1px solid #d1d5db;border-radius:8px;font-family:\(Self.font);color:#1f2937;">
+        <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;table-layout:fixed;background-color:#ffffff;border:1px solid #d1d5db;border-radius:8px;font-family:\(Self.font);color:#1f2937;">
         <tr><td style="padding:12px 14px 6px 14px;">
         <div style="font-size:18px;line-height:24px;font-weight:700;">\(e(view.title))</div>
         <div style="margin-top:2px;font-size:14px;line-height:19px;color:#4b5563;">\(summary(view))</div>
