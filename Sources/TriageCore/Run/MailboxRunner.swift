@@ -125,9 +125,8 @@ public struct MailboxRunner {
     /// A message of a batch with the actions the rules chose (never empty).
     private typealias Classified = (uid: UInt32, message: Message, actions: [PlannedAction])
 
-    /// The digest commands of a batch: those to obey, and the refused messages with why.
+    /// The refused digest commands of a batch: the messages, with why.
     private struct Commands {
-        var obey: [DigestCommand] = []
         var refused: [(message: Message, reason: String)] = []
     }
 
@@ -238,9 +237,9 @@ public struct MailboxRunner {
         return classified
     }
 
-    /// The verdict on each command message: obeyed ones are marked read and moved to
-    /// the trash (like a rule's actions, so a crash resumes the move); refused ones
-    /// are left alone and reported in Problems.
+    /// The verdict on each command message: obeyed ones change the store now (not in
+    /// a dry run), then are marked read and moved to the trash like a rule's actions
+    /// (so a crash resumes the move); refused ones are left alone and reported in Problems.
     private func readCommands(_ candidates: [(uid: UInt32, message: Message, bytes: [UInt8]?)], inbox: DigestCommandInbox,
                               on connection: MailConnection, into found: inout Commands) throws -> [Classified] {
         var bytes: [UInt32: [UInt8]] = [:]
@@ -254,9 +253,23 @@ public struct MailboxRunner {
         var classified: [Classified] = []
         for (uid, message, _) in candidates {
             let body = bytes[uid].map(inbox.bodyText) ?? ""
-            switch inbox.reader.read(message, body: body, reminderIDs: reminderIDs, queueIDs: queueIDs) {
-            case .apply(let commands):
-                found.obey += commands
+            var verdict = inbox.reader.read(message, body: body, reminderIDs: reminderIDs, queueIDs: queueIDs)
+            if case .apply(let commands) = verdict, !options.dryRun {
+                // The store first (idempotent), then the message is marked and moved with the
+                // batch's server actions. A record that cannot be changed (unreadable) refuses
+                // just this message; a store that cannot be written stops the run as any write does.
+                do {
+                    try DigestCommand.apply(commands, to: store, now: now, today: Timestamp(now, timeZone: store.timeZone).localDay)
+                    checkpoint("store")
+                } catch let error as StoreError {
+                    switch error {
+                    case .unreadable, .ids: verdict = .refuse("the store could not apply it: \(error.message)")
+                    default: throw error
+                    }
+                }
+            }
+            switch verdict {
+            case .apply:
                 var actions = [PlannedAction(action: .markRead, rule: DigestCommandInbox.ruleName)]
                 if let trash = try inbox.trash() {
                     actions.append(PlannedAction(action: .move(trash), rule: DigestCommandInbox.ruleName))
@@ -293,11 +306,7 @@ public struct MailboxRunner {
     private func apply(_ plan: BatchPlan, batch batchUIDs: [UInt32], pass: inout Pass, on connection: MailConnection,
                        outcome: inout Outcome) throws {
         let created = plan.created
-        // Digest commands first: the store holds what they did before their messages move away.
-        if !plan.commands.obey.isEmpty {
-            try DigestCommand.apply(plan.commands.obey, to: store, now: now, today: created.localDay)
-            checkpoint("store")
-        }
+        // Digest commands were applied when read; those refused are reported.
         for (message, reason) in plan.commands.refused {
             try reportInDigest([message], problem: "a digest command was ignored: " + reason,
                                key: "digest command refused", created: created)
