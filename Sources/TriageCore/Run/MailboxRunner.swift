@@ -199,7 +199,9 @@ public struct MailboxRunner {
                 let message = makeMessage(item)
                 if let inbox, inbox.reader.isCandidate(message) {
                     // Before the rules: a command message is obeyed or left alone, never sorted.
-                    candidates.append((item.uid, message, parts.contains(.text) ? item.bytes : nil))
+                    // A link's message says it all in its subject; only a reply needs its text.
+                    let complete = parts.contains(.text) || DigestCommandReader.subjectWords(message.subject) != nil
+                    candidates.append((item.uid, message, complete ? item.bytes : nil))
                     outcome.processed += 1
                     continue
                 }
