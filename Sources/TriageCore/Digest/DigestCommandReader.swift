@@ -106,8 +106,11 @@ public struct DigestCommandReader: Sendable {
         for raw in body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             number += 1
             let line = raw.trimmingCharacters(in: .whitespaces)
-            // The quoted digest, a signature or "On ... wrote:" ends the commands.
-            if line.hasPrefix(">") || line == "--" || line.hasSuffix("wrote:") { break }
+            // The quoted digest, a signature, "On ... wrote:", or a copy of the digest
+            // that a client includes unquoted (Outlook's "-----Original Message-----",
+            // its "From:" block or rule, the digest's own first line) ends the commands.
+            if line.hasPrefix(">") || line == "--" || line.hasSuffix("wrote:") || line.hasPrefix("-----")
+                || line.hasPrefix("____") || line.lowercased().hasPrefix("from:") || line.hasPrefix("triage · ") { break }
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             guard let verb = words.first?.lowercased(), ["done", "reopen", "snooze"].contains(verb) else { continue }
             func resolve(_ text: String) -> Result<DigestCommand, Refusal> {

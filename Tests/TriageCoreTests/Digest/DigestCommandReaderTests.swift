@@ -96,6 +96,17 @@ final class DigestCommandReaderTests: XCTestCase {
         ]))
     }
 
+    /// Outlook includes the digest unquoted below its own header block; the digest's
+    /// footer ("done a39c [more ids]   it is done") must not be read as commands.
+    func testAnUnquotedCopyOfTheDigestEndsTheCommands() {
+        for marker in ["-----Original Message-----", "________________________________", "From: triage <triage@example.test>",
+                       "triage · Monday 30 November 2026"] {
+            let body = "done 0162\r\n\r\n\(marker)\r\n  done 0162 [more ids]   it is done\r\n  snooze 0162 3 days     due again\r\n"
+            XCTAssertEqual(read(message(subject: "RE: triage", inReplyTo: digestID), body: body),
+                           .apply([DigestCommand(verb: .done, kind: "reminders", id: reminder)]), marker)
+        }
+    }
+
     func testRepliesThatProveNothingOrSayNothingAreRefused() {
         // A digest-looking Message-ID without the right MAC.
         let forged = digestID.replacingOccurrences(of: "digest-2026-11-30.", with: "digest-2026-12-01.")
