@@ -105,6 +105,15 @@ enum SectionKeys {
         ConfigKey("send_empty") { s, e, v in s.sendEmpty = v.bool(e) ?? false },
         ConfigKey("command_timeout") { s, e, v in s.commandTimeout = v.seconds(e) },
         ConfigKey("tls") { s, e, v in s.tlsOff = v.bool(e) == false },
+        // The actionable digest (docs/digest.md).
+        ConfigKey("compact") { s, e, v in
+            let names = v.list(e.value)
+            s.compact = names.count == 1 && names[0].lowercased() == "none" ? [] : names
+        },
+        ConfigKey("trash") { s, e, v in
+            guard !e.value.isEmpty else { return v.problem(e.line, "trash wants a folder name, as in trash = Trash") }
+            s.trash = e.value
+        },
     ]
 
     /// The keys `[digest]` cannot do without.

@@ -22,6 +22,13 @@ public enum MessageParser {
         return message
     }
 
+    /// The decoded text of a message as written, lines kept: its first text/plain
+    /// part, else its HTML as text, up to `ParserLimits.plainTextBytes`. For reading
+    /// the commands of a reply to the digest, where lines matter (a snippet is one line).
+    public static func bodyText(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBufferPointer { parse(buffer: $0, body: true, wholeText: true) }.snippet
+    }
+
     /// Parses only the header block (for example an IMAP `BODY.PEEK[HEADER]`):
     /// everything except attachments and snippet, which need the body. `size` is
     /// the byte count given, so callers that know the full size set it afterwards.
@@ -29,7 +36,8 @@ public enum MessageParser {
         bytes.withUnsafeBufferPointer { parse(buffer: $0, body: false) }
     }
 
-    private static func parse(buffer: UnsafeBufferPointer<UInt8>, body: Bool, keeping: [String] = []) -> Message {
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>, body: Bool, keeping: [String] = [],
+                              wholeText: Bool = false) -> Message {
         // libetpan decodes Content-Type values and encoded words with our charset rules.
         CharsetDecoder.installInLibetpan()
         var message = Message()
@@ -48,16 +56,16 @@ public enum MessageParser {
             MisplacedEnvelopeLines.hide(&safe!, at: envelopeLines)
         }
         if let safe {
-            safe.withUnsafeBufferPointer { parse(buffer: $0, original: buffer, body: body, keeping: keeping, into: &message) }
+            safe.withUnsafeBufferPointer { parse(buffer: $0, original: buffer, body: body, keeping: keeping, wholeText: wholeText, into: &message) }
         } else {
-            parse(buffer: buffer, original: buffer, body: body, keeping: keeping, into: &message)
+            parse(buffer: buffer, original: buffer, body: body, keeping: keeping, wholeText: wholeText, into: &message)
         }
         return message
     }
 
     /// Parses `buffer`; the header hash is taken from `original` (same length and offsets).
     private static func parse(buffer: UnsafeBufferPointer<UInt8>, original: UnsafeBufferPointer<UInt8>,
-                              body: Bool, keeping: [String], into message: inout Message) {
+                              body: Bool, keeping: [String], wholeText: Bool = false, into message: inout Message) {
         guard let base = buffer.baseAddress else { return }
         let start = continuationLinesEnd(buffer, from: mboxSeparatorEnd(buffer))
         let headerEnd = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
@@ -66,7 +74,7 @@ public enum MessageParser {
         message.headerHash = SHA256.hex(bytes: SHA256.hash(buffer: UnsafeRawBufferPointer(
             UnsafeBufferPointer(rebasing: original[start..<headerEnd]))))
         if body {
-            readBody(UnsafeBufferPointer(rebasing: buffer[start...]), into: &message)
+            readBody(UnsafeBufferPointer(rebasing: buffer[start...]), wholeText: wholeText, into: &message)
         }
     }
 
@@ -83,19 +91,20 @@ public enum MessageParser {
     }
 
     /// Parses the MIME structure for attachment names and the snippet.
-    private static func readBody(_ buffer: UnsafeBufferPointer<UInt8>, into message: inout Message) {
+    private static func readBody(_ buffer: UnsafeBufferPointer<UInt8>, wholeText: Bool = false, into message: inout Message) {
         // The limit first: the repair then scans and copies no more than the parser reads,
         // and what it appends (closing delimiters) stays within what is parsed.
         let limited = UnsafeBufferPointer(rebasing: buffer[..<min(buffer.count, ParserLimits.maxStructureBytes)])
         if let repaired = MIMEStructureRepair.repaired(limited) {
-            repaired.withUnsafeBufferPointer { readStructure($0, into: &message) }
+            repaired.withUnsafeBufferPointer { readStructure($0, wholeText: wholeText, into: &message) }
         } else {
-            readStructure(limited, into: &message)
+            readStructure(limited, wholeText: wholeText, into: &message)
         }
     }
 
     /// `limited` is at most `ParserLimits.maxStructureBytes`, plus what the repair added.
-    private static func readStructure(_ limited: UnsafeBufferPointer<UInt8>, into message: inout Message) {
+    /// With `wholeText` the snippet is the whole decoded text instead (`bodyText`).
+    private static func readStructure(_ limited: UnsafeBufferPointer<UInt8>, wholeText: Bool = false, into message: inout Message) {
         let length = limited.count
         // libetpan recurses once per nesting level with no limit: refuse input that
         // could nest deeper than we are willing to recurse (headers are still read).
@@ -112,7 +121,7 @@ public enum MessageParser {
         var walker = MIMEWalker()
         walker.walk(mime)
         message.attachments = walker.attachments
-        message.snippet = Snippet.make(walker.plainText ?? walker.htmlText ?? "")
+        message.snippet = wholeText ? walker.plainText ?? walker.htmlText ?? "" : Snippet.make(walker.plainText ?? walker.htmlText ?? "")
     }
 
     /// The index after the lines at `start` that begin with white space: a first

@@ -143,6 +143,15 @@ local 127.0.0.4 {
   }
 }
 $(case_blocks)
+# --- Digest commands (docs/digest.md): a folder named Trash is the SPECIAL-USE
+# \Trash folder, where triage moves the command messages it handled. Not made
+# automatically (auto = no): the tests that want it CREATE it.
+namespace inbox {
+  mailbox Trash {
+    special_use = \Trash
+  }
+}
+# --- end of digest commands
 CONF
 }
 

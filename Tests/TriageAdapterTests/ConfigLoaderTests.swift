@@ -213,6 +213,18 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertNil(none.digestCAFile)
     }
 
+    /// The actionable digest's keys: compact sections (default FYI, Lists, Newsletters; `none`) and the trash.
+    func testDigestCompactAndTrash() throws {
+        let base = "[triage]\n[digest]\nto = a@b.test\nfrom = c@d.test\nsmtp = file:out\n"
+        let plain = try ConfigLoader.parse(base, path: "/srv/t.conf")
+        XCTAssertEqual(plain.digest?.compact, ["FYI", "Lists", "Newsletters"])
+        XCTAssertNil(plain.digest?.trash)
+        let set = try ConfigLoader.parse(base + "compact = FYI, Receipts\ntrash = Deleted Messages\n", path: "/srv/t.conf")
+        XCTAssertEqual(set.digest?.compact, ["FYI", "Receipts"])
+        XCTAssertEqual(set.digest?.trash, "Deleted Messages")
+        XCTAssertEqual(try ConfigLoader.parse(base + "compact = none\n", path: "/srv/t.conf").digest?.compact, [])
+    }
+
     func testMalformedURLsAreConfigurationErrorsWithTheirLine() {
         // Before, these loaded and `triage check` passed them; the run failed later.
         let cases: [(String, Int, String)] = [

@@ -78,9 +78,9 @@ final class DigestCommandTests: XCTestCase {
 
         let text = try triage("digest", "--preview", "--text", "--date", Self.day.iso).out
         XCTAssertTrue(text.contains("• <script>alert(1)</script> Bcc: evil@example.test — overdue \(Self.queueDue.days(until: Self.day)) days\n"), text)
-        XCTAssertTrue(text.contains("within 3 mi of 38.9717,-95.2353, on arrival"), text)
-        XCTAssertTrue(text.contains("done: triage queue done 3f2a\n"), text)
-        XCTAssertTrue(text.contains("done: triage remind done 9b1c\n"), text)
+        XCTAssertTrue(text.contains("within 3 mi, on arrival (geo:38.9717,-95.2353;u=4828)"), text)
+        XCTAssertTrue(text.contains("reply with: done 3f2a\n"), text)
+        XCTAssertTrue(text.contains("reply with: done 9b1c\n"), text)
         let html = try triage("digest", "--preview", "--html", "--date", Self.day.iso).out
         XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; Bcc: evil@example.test"))
         XCTAssertFalse(html.contains("<script"))

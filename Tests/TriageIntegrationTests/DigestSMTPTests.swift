@@ -93,7 +93,7 @@ final class DigestSMTPTests: XCTestCase {
         let html = message.html ?? ""
         for heading in ["Reminders · 1", "To reconcile · 2", "FYI · 1"] { XCTAssertTrue(text.contains(heading), heading) }
         XCTAssertTrue(text.contains("<script>alert(1)</script> Bcc: evil@example.test — overdue"), text)
-        XCTAssertTrue(text.contains("Müller <news@example.test>"))
+        XCTAssertTrue(text.contains("Müller · Grüße aus Köln"), text)
         XCTAssertTrue(text.contains("Grüße aus Köln"))
         XCTAssertFalse(html.contains("<script"))
         XCTAssertFalse(html.contains("<b>"))

@@ -9,6 +9,20 @@ final class MessageParserTests: XCTestCase {
 
     private let header = "From: Ann <ann@example.org>\r\nTo: me@example.test\r\nSubject: Hi\r\nMessage-ID: <h@example.org>\r\n"
 
+    /// `bodyText` keeps the lines (a reply's commands are one a line), decodes the
+    /// transfer encoding and takes the text/plain part of an alternative.
+    func testBodyTextKeepsLinesOfThePlainPart() {
+        let message = header + "MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n"
+            + "--b\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n"
+            + "done 0162\r\nsnooze 21c1 3 days =E2=80=94 ok\r\n\r\n> quoted\r\n"
+            + "--b\r\nContent-Type: text/html\r\n\r\n<p>done 9999</p>\r\n--b--\r\n"
+        let text = MessageParser.bodyText(Array(message.utf8))
+        XCTAssertEqual(text.components(separatedBy: "\r\n").prefix(4), ["done 0162", "snooze 21c1 3 days — ok", "", "> quoted"])
+        XCTAssertFalse(text.contains("9999"))
+        // The snippet of the same message is one line.
+        XCTAssertFalse(parse(message).snippet.contains("\n"))
+    }
+
     func testHeaderHashCoversTheHeaderBlockOnly() {
         let a = parse(header + "\r\nfirst body\r\n")
         let b = parse(header + "\r\nanother body entirely\r\n")

@@ -137,6 +137,15 @@ public struct DigestSection: Sendable {
     public var commandTimeout: Int?
     /// `tls = off` allows plain `smtp://` (no STARTTLS) to a loopback host only.
     public var tlsOff: Bool = false
+    /// `compact = FYI, Lists, Newsletters`: the digest sections shown one line per
+    /// message (compared without case); `compact = none` for none.
+    public var compact: [String] = DigestSection.defaultCompact
+    /// `trash = FOLDER`: where handled command messages go; nil for the folder the
+    /// server marks SPECIAL-USE `\Trash`.
+    public var trash: String?
+
+    /// The sections compact by default.
+    public static let defaultCompact = ["FYI", "Lists", "Newsletters"]
 
     /// Creates the section.
     public init(to: String, from: String, smtp: DeliveryEndpoint) {

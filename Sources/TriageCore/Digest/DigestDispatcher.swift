@@ -16,6 +16,9 @@ public struct DigestDispatcher {
     public var timeZone: TimeZone
     /// The short ids shown; nil reads them from the store when composing.
     public var ids: DigestShortIDs?
+    /// The Done links' address and key, and the Gmail accounts; with a key, the
+    /// Message-ID carries a MAC too (replies to it are then recognised).
+    public var links = DigestLinks()
 
     /// Creates a dispatcher.
     public init(store: Store, settings: DigestSection, timeZone: TimeZone, ids: DigestShortIDs? = nil) {
@@ -47,9 +50,11 @@ public struct DigestDispatcher {
     /// The digest of `day`, composed as it would be sent at `now`.
     public func draft(day: CivilDate, now: Date, resend: Bool = false) throws -> DigestDraft {
         let (plan, problems) = plan(day: day)
-        let rendered = DigestRenderer(timeZone: timeZone, ids: ids ?? DigestShortIDs(store: store)).render(plan)
-        let mail = DigestMessageBuilder(from: settings.from, to: settings.to, timeZone: timeZone)
-            .mail(rendered, day: day, now: now, resend: resend)
+        let rendered = DigestRenderer(timeZone: timeZone, ids: ids ?? DigestShortIDs(store: store), links: links,
+                                      compact: settings.compact).render(plan)
+        var builder = DigestMessageBuilder(from: settings.from, to: settings.to, timeZone: timeZone)
+        builder.key = links.key
+        let mail = builder.mail(rendered, day: day, now: now, resend: resend)
         return DigestDraft(plan: plan, rendered: rendered, message: try MIMEComposer().compose(mail), problems: problems)
     }
 

@@ -94,18 +94,24 @@ public enum DigestFormat {
         return number(metres / 1000, decimals: 1) + " km"
     }
 
-    /// `within 3 mi of 38.9717,-95.2353, on arrival`; with a place title,
-    /// `within 200 m of Office (52.52,13.405), on leaving`.
+    /// `near Office, within 200 m, on leaving`; without a name, `within 3 mi,
+    /// on arrival` (the map link shows where).
     public static func place(_ place: Place) -> String {
-        let coordinates = number(place.latitude, decimals: 6) + "," + number(place.longitude, decimals: 6)
-        let location: String
-        if let title = place.title, !title.isEmpty {
-            location = "\(title) (\(coordinates))"
-        } else {
-            location = coordinates
-        }
         let when = place.proximity == .arriving ? "on arrival" : "on leaving"
-        return "within \(radius(place.radiusMeters)) of \(location), \(when)"
+        let name = place.title.map { oneLine($0, limit: 60) } ?? ""
+        return (name.isEmpty ? "" : "near \(name), ") + "within \(radius(place.radiusMeters)), \(when)"
+    }
+
+    /// A message's time for a compact line: `14:05` on the digest's day,
+    /// `Sun 14:05` within the week before it, else `Fri 27 Nov`.
+    public static func shortTime(_ rfc3339: String?, in timeZone: TimeZone, digestDay: CivilDate) -> String? {
+        guard let rfc3339, let stamp = Timestamp(rfc3339: rfc3339) else { return nil }
+        let local = Timestamp(stamp.date, timeZone: timeZone).local
+        let time = pad2(local.hour) + ":" + pad2(local.minute)
+        let age = local.day.days(until: digestDay)
+        if age == 0 { return time }
+        if age > 0 && age < 7 { return weekdays[local.day.weekday] + " " + time }
+        return shortDay(local.day)
     }
 
     /// `x` with at most `decimals` decimals and no trailing zeros, in plain ASCII

@@ -1,14 +1,19 @@
-/// The text/html part, made for what mail clients actually render (Gmail,
-/// Apple Mail, Thunderbird): inline styles only (Gmail drops `<style>` in many
-/// views), no images or other remote resources, and one column in a table at
-/// most 600px wide that shrinks to a phone's width. Every string from mail or
-/// from the store goes through `HTMLEscaper`.
+/// The text/html part, made for what mail clients actually render (Gmail's web
+/// and app, Apple Mail, Thunderbird): inline styles only (Gmail drops `<style>`),
+/// no images or other remote resources, one column at most 600px wide that
+/// shrinks to a phone's width, and colours that stay readable when a dark mode
+/// inverts them: the page says it is light only (`color-scheme: light`), so
+/// Apple Mail and Gmail's app invert it whole; explicit light backgrounds, dark
+/// text, mid-tone accents, and no meaning carried by colour alone. Every
+/// string from mail or from the store goes through `HTMLEscaper`; links are
+/// `mailto:`, `message:`, `geo:` and Gmail's web search only.
 public struct DigestHTMLRenderer: Sendable {
     /// Creates a renderer.
     public init() {}
 
     private static let font = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif"
-    private static let mono = "ui-monospace,SFMono-Regular,Menlo,Consolas,'Liberation Mono',monospace"
+    private static let ellipsis = "white-space:nowrap;overflow:hidden;text-overflow:ellipsis;"
+    private static let wrap = "overflow-wrap:break-word;word-wrap:break-word;word-break:break-word;"
 
     /// The HTML document of `view`, LF line ends.
     public func render(_ view: DigestView) -> String {
@@ -20,32 +25,56 @@ public struct DigestHTMLRenderer: Sendable {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="color-scheme" content="light">
+        <meta name="supported-color-schemes" content="light">
         <title>\(e(view.subject))</title>
         </head>
         <body style="margin:0;padding:0;background-color:#f3f4f6;">
         <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f3f4f6;">
-        <tr><td align="center" style="padding:16px 8px;">
-        <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background-color:#ffffff;border:1px solid #e5e7eb;border-radius:8px;font-family:\(Self.font);color:#111827;">
-        <tr><td style="padding:20px 20px 12px 20px;">
-        <div style="font-size:12px;line-height:16px;letter-spacing:0.08em;text-transform:uppercase;color:#6b7280;">triage digest</div>
-        <h1 style="margin:4px 0 0 0;font-size:22px;line-height:28px;font-weight:700;color:#111827;">\(e(view.title))</h1>
-        <div style="margin-top:6px;font-size:15px;line-height:21px;color:#374151;">\(summary(view))</div>
-        </td></tr>
+        <tr><td align="center" style="padding:8px 4px;">
+        <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;table-layout:fixed;background-color:#ffffff;border:1px solid #d1d5db;border-radius:8px;font-family:\(Self.font);color:#1f2937;">
+        <tr><td style="padding:12px 14px 6px 14px;">
+        <div style="font-size:18px;line-height:24px;font-weight:700;">\(e(view.title))</div>
+        <div style="margin-top:2px;font-size:14px;line-height:19px;color:#4b5563;">\(summary(view))</div>
 
         """
+        if let comingUp = view.comingUp {
+            h += "<div style=\"margin-top:4px;font-size:14px;line-height:19px;color:#4b5563;\(Self.wrap)\">\(e(comingUp))</div>\n"
+        }
+        h += "</td></tr>\n"
         for section in view.sections {
+            let colour = section.warning ? "#b45309" : "#6b7280"
+            let mark = section.warning ? "⚠ " : ""
+            let note = section.note.map { " <span style=\"font-weight:400;text-transform:none;letter-spacing:0;\">· \(e($0))</span>" } ?? ""
             h += """
-            <tr><td style="padding:18px 20px 0 20px;">
-            <h2 style="margin:0;padding-bottom:6px;border-bottom:2px solid #e5e7eb;font-size:13px;line-height:18px;letter-spacing:0.06em;text-transform:uppercase;font-weight:700;color:#4b5563;">\(e(section.heading)) <span style="font-weight:400;color:#9ca3af;">\(section.items.count)</span></h2>
+            <tr><td style="padding:12px 14px 0 14px;">
+            <div style="padding-bottom:3px;border-bottom:2px solid \(colour);font-size:12px;line-height:16px;letter-spacing:0.05em;text-transform:uppercase;font-weight:700;color:\(colour);">\(mark)\(e(section.heading)) \(section.count)\(note)</div>
             </td></tr>
 
             """
-            for item in section.items { h += render(item) }
+            for item in section.items { h += render(item, warning: section.warning) }
+            if section.compact {
+                h += "<tr><td style=\"padding:4px 14px 0 14px;\">\n"
+                for group in section.groups {
+                    if let heading = group.heading {
+                        h += "<div style=\"margin-top:4px;font-size:13px;line-height:18px;font-weight:600;color:#4b5563;\">\(e(heading))</div>\n"
+                    }
+                    for line in group.lines { h += render(line) }
+                }
+                h += "</td></tr>\n"
+            }
         }
-        let hasCommands = view.sections.contains { $0.items.contains { $0.command != nil } }
+        var footer = ""
+        if view.hasActions {
+            footer += "Done and Tomorrow open a message to yourself: send it, and the next run closes or snoozes the item. "
+        }
+        if let id = view.sections.lazy.flatMap(\.items).compactMap(\.reply).first?.split(separator: " ").last {
+            // An id of this digest, so the example reads as something to do.
+            let e = HTMLEscaper.escape
+            footer += "Or reply with one command a line: done \(e(String(id))), snooze \(e(String(id))) 3 days, reopen \(e(String(id))).<br>"
+        }
         h += """
-        <tr><td style="padding:18px 20px 20px 20px;font-size:12px;line-height:17px;color:#9ca3af;">
-        \(hasCommands ? "Run the command under an item once it is dealt with; open items come back in every digest until then.<br>" : "")triage digest for \(e(view.day.iso))
+        <tr><td style="padding:12px 14px 12px 14px;font-size:12px;line-height:16px;color:#6b7280;">
+        \(footer)triage digest for \(e(view.day.iso))
         </td></tr>
         </table>
         </td></tr>
@@ -64,43 +93,59 @@ public struct DigestHTMLRenderer: Sendable {
             .joined(separator: " · ")
     }
 
-    private func render(_ item: DigestView.Item) -> String {
+    /// `text` as a link to `href` when there is one (the colour inherited, so dark mode keeps it readable).
+    private func link(_ text: String, _ href: String?, style: String = "color:inherit;text-decoration:none;") -> String {
+        guard let href else { return text }
+        return "<a href=\"\(HTMLEscaper.escape(href))\" style=\"\(style)\">\(text)</a>"
+    }
+
+    private func render(_ line: DigestView.Line) -> String {
         let e = HTMLEscaper.escape
-        let wrap = "overflow-wrap:break-word;word-wrap:break-word;word-break:break-word;"
-        var h = "<tr><td style=\"padding:12px 20px;border-bottom:1px solid #f0f1f3;\(wrap)\">\n"
-        h += "<div style=\"font-size:16px;line-height:22px;font-weight:600;color:#111827;\">\(e(item.title))</div>\n"
+        let count = line.count > 1 ? " <span style=\"color:#6b7280;\">(\(line.count))</span>" : ""
+        let time = line.time.map { "<span style=\"float:right;padding-left:6px;color:#6b7280;font-size:12px;\">\(e($0))</span>" } ?? ""
+        return "<div style=\"font-size:14px;line-height:21px;\(Self.ellipsis)\">\(time)"
+            + "<span style=\"font-weight:600;\">\(e(line.sender))</span> "
+            + link(e(line.subject), line.link) + count + "</div>\n"
+            + (line.warning.map { "<div style=\"font-size:13px;line-height:18px;color:#b45309;\(Self.wrap)\">⚠ \(e($0))</div>\n" } ?? "")
+    }
+
+    private func render(_ item: DigestView.Item, warning: Bool) -> String {
+        let e = HTMLEscaper.escape
+        var h = "<tr><td style=\"padding:8px 14px;border-bottom:1px solid #e5e7eb;\(Self.wrap)\">\n"
+        var title = link(e(item.title), item.link)
         if let status = item.status {
-            let colours = item.overdue ? "background-color:#fee2e2;color:#991b1b;" : "background-color:#e0f2fe;color:#075985;"
-            h += "<div style=\"margin-top:4px;\"><span style=\"display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;line-height:18px;font-weight:600;\(colours)\">\(e(status))</span></div>\n"
+            // Words and a border, not colour alone: an inverted badge still reads.
+            title += " <span style=\"display:inline-block;padding:0 6px;border:1px solid #b91c1c;border-radius:9px;font-size:12px;line-height:17px;font-weight:600;color:#b91c1c;\">\(e(status))</span>"
+        }
+        h += "<div style=\"font-size:15px;line-height:20px;font-weight:600;\">\(title)</div>\n"
+        var meta: [String] = []
+        if let address = item.senderAddress {
+            meta.append(item.senderName.map { "\(e($0)) &lt;\(e(address))&gt;" } ?? e(address))
+        }
+        if let date = item.date { meta.append("<span style=\"white-space:nowrap;\">\(e(date))</span>") }
+        if !meta.isEmpty {
+            h += "<div style=\"font-size:13px;line-height:18px;color:#6b7280;\">\(meta.joined(separator: " · "))</div>\n"
         }
         for detail in item.details {
-            h += "<div style=\"margin-top:3px;font-size:14px;line-height:20px;color:#374151;\">\(e(detail))</div>\n"
+            h += "<div style=\"font-size:14px;line-height:19px;\">\(e(detail))</div>\n"
         }
-        if item.senderAddress != nil || item.date != nil {
-            // Address and date are inline blocks: on a narrow screen each moves to
-            // the next line whole instead of breaking at a hyphen.
-            var sender: String?
-            if let address = item.senderAddress {
-                let block = "<span style=\"display:inline-block;max-width:100%;color:#6b7280;\">"
-                if let name = item.senderName {
-                    sender = "<span style=\"color:#374151;font-weight:600;\">\(e(name))</span> \(block)&lt;\(e(address))&gt;</span>"
-                } else {
-                    sender = "\(block)\(e(address))</span>"
-                }
-            }
-            let date = item.date.map { "<span style=\"display:inline-block;color:#6b7280;white-space:nowrap;\">\(e($0))</span>" }
-            h += "<div style=\"margin-top:3px;font-size:13px;line-height:19px;color:#6b7280;\">"
-                + [sender, date].compactMap { $0 }.joined(separator: " · ") + "</div>\n"
+        if let place = item.placeText {
+            h += "<div style=\"font-size:14px;line-height:19px;\">\(e(place))"
+                + (item.placeGeo.map { " · " + link("map", $0, style: "color:#2563eb;") } ?? "") + "</div>\n"
         }
         if let subject = item.subject {
-            h += "<div style=\"margin-top:3px;font-size:14px;line-height:20px;color:#374151;\">“\(e(subject))”</div>\n"
+            h += "<div style=\"font-size:14px;line-height:19px;\">“\(e(subject))”</div>\n"
         }
         if let snippet = item.snippet {
-            h += "<div style=\"margin-top:4px;font-size:14px;line-height:20px;color:#6b7280;\">\(e(snippet))</div>\n"
+            h += "<div style=\"font-size:13px;line-height:18px;color:\(warning ? "#92400e" : "#6b7280");\">\(e(snippet))</div>\n"
         }
-        if let command = item.command {
-            h += "<div style=\"margin-top:8px;font-size:12px;line-height:18px;color:#6b7280;\">when done: "
-                + "<code style=\"font-family:\(Self.mono);font-size:12px;background-color:#f3f4f6;border:1px solid #e5e7eb;border-radius:4px;padding:1px 5px;color:#111827;\">\(e(command))</code></div>\n"
+        if !item.actions.isEmpty || item.reply != nil {
+            let buttons = item.actions.map {
+                link(e($0.label), $0.mailto,
+                     style: "display:inline-block;margin-right:6px;padding:2px 12px;border:1px solid #2563eb;border-radius:12px;color:#2563eb;font-size:13px;line-height:20px;font-weight:600;text-decoration:none;")
+            }.joined()
+            let id = item.reply.map { "<span style=\"font-size:12px;color:#6b7280;\">or reply “\(e($0))”</span>" } ?? ""
+            h += "<div style=\"margin-top:5px;\">\(buttons)\(id)</div>\n"
         }
         h += "</td></tr>\n"
         return h

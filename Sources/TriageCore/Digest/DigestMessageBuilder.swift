@@ -9,7 +9,8 @@ import Foundation
 /// retried after an interrupted run is recognisable as the same message (and
 /// `file:` delivery replaces its file). A deliberate resend (`--force`) gets a
 /// `.rSECONDS` suffix: it is a new message, and clients that drop duplicate
-/// Message-IDs (Gmail does) still show it.
+/// Message-IDs (Gmail does) still show it. With a `key`, a MAC of all that ends
+/// the local part, so that a reply to the digest proves which digest it answers.
 public struct DigestMessageBuilder: Sendable {
     /// The domain of generated Message-IDs (RFC 6761 reserves `.invalid`, so it
     /// can never clash with a real host's ids).
@@ -21,6 +22,9 @@ public struct DigestMessageBuilder: Sendable {
     public var to: String
     /// The zone of the Date header's offset.
     public var timeZone: TimeZone
+    /// With a key the Message-ID ends in a MAC (`.MAC@triage.invalid`), by which a
+    /// reply to the digest is recognised (`DigestKey.isDigestMessageID`).
+    public var key: DigestKey?
 
     /// Creates a builder.
     public init(from: String, to: String, timeZone: TimeZone) {
@@ -35,7 +39,8 @@ public struct DigestMessageBuilder: Sendable {
         let recipients = Self.addresses(to).map { $0.address.lowercased() }.sorted().joined(separator: ",")
         let hash = SHA256.hex("triage-digest-1\u{0}" + day.iso + "\u{0}" + recipients).prefix(12)
         let suffix = resend.map { ".r" + String(Int64($0.timeIntervalSince1970.rounded(.down))) } ?? ""
-        return "digest-\(day.iso).\(hash)\(suffix)@\(Self.messageIDDomain)"
+        let base = "digest-\(day.iso).\(hash)\(suffix)"
+        return base + (key.map { "." + $0.messageIDMAC(base) } ?? "") + "@\(Self.messageIDDomain)"
     }
 
     /// The message for `digest` of `day`, dated `now`.

@@ -66,6 +66,8 @@ public struct DigestPlan: Sendable, Hashable {
     public var queues: [QueueGroup]
     /// Digest entries, one group per section, by section name.
     public var sections: [Section]
+    /// Open reminders due the day after (the "Coming up" line); not items of this digest.
+    public var comingUp: [Reminder] = []
 
     /// Creates a plan.
     public init(day: CivilDate, reminders: [ReminderItem] = [], queues: [QueueGroup] = [], sections: [Section] = []) {

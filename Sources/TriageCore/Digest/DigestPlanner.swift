@@ -62,6 +62,10 @@ public struct DigestPlanner: Sendable {
         let sections = bySection.keys.sorted().map { name in
             DigestPlan.Section(name: name, entries: bySection[name]!.sorted { ($0.created, $0.id) < ($1.created, $1.id) })
         }
-        return DigestPlan(day: day, reminders: dueReminders, queues: queues, sections: sections)
+        var plan = DigestPlan(day: day, reminders: dueReminders, queues: queues, sections: sections)
+        let tomorrow = day.adding(days: 1)
+        plan.comingUp = reminders.filter { $0.status == .open && $0.due == tomorrow }
+            .sorted { ($0.at.map { $0.hour * 60 + $0.minute } ?? -1, $0.created, $0.id) < ($1.at.map { $0.hour * 60 + $0.minute } ?? -1, $1.created, $1.id) }
+        return plan
     }
 }

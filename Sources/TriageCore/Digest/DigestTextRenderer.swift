@@ -1,5 +1,6 @@
 /// The text/plain part: plain UTF-8 that reads well in a terminal (`triage
 /// digest --preview`, mutt) and in any mail client, wrapped at 72 columns.
+/// Where the HTML part has Done links, it says in words what to reply.
 public struct DigestTextRenderer: Sendable {
     /// The wrap width in characters.
     public static let width = 72
@@ -11,21 +12,40 @@ public struct DigestTextRenderer: Sendable {
     public func render(_ view: DigestView) -> String {
         var lines: [String] = []
         lines.append("triage · " + view.title)
-        lines.append(view.summary)
+        lines += wrap(view.summary, indent: "")
+        if let comingUp = view.comingUp { lines += wrap(comingUp, indent: "  ", first: "") }
         for section in view.sections {
             lines.append("")
-            let heading = "\(section.heading) · \(section.items.count)"
+            var heading = (section.warning ? "! " : "") + "\(section.heading) · \(section.count)"
+            if let note = section.note { heading += " · " + note }
             lines.append(heading)
-            lines.append(String(repeating: "-", count: min(heading.count, Self.width)))
+            lines.append(String(repeating: section.warning ? "!" : "-", count: min(heading.count, Self.width)))
             for item in section.items {
                 lines.append("")
                 lines += render(item)
             }
+            for group in section.groups {
+                if let heading = group.heading {
+                    lines.append("")
+                    lines += wrap(heading, indent: "  ", first: "")
+                }
+                for line in group.lines {
+                    let count = line.count > 1 ? " (\(line.count))" : ""
+                    let text = [line.sender, line.subject + count, line.time].compactMap { $0 }.joined(separator: " · ")
+                    lines += wrap(text, indent: "    ", first: "  ")
+                    if let warning = line.warning { lines += wrap(warning, indent: "  ") }
+                }
+            }
         }
         lines.append("")
         lines.append("-- ")
-        if view.sections.contains(where: { $0.items.contains { $0.command != nil } }) {
-            lines += wrap("Run the command under an item once it is dealt with; open items come back in every digest until then.", indent: "")
+        if let id = view.sections.lazy.flatMap(\.items).compactMap(\.reply).first?.split(separator: " ").last {
+            // Spelled out with an id of this digest: the text part has no links.
+            lines.append("Reply to this digest with one command a line:")
+            lines.append("  done \(id) [more ids]   it is done")
+            lines.append("  snooze \(id) 3 days     due again in 3 days (or: tomorrow, 2 weeks)")
+            lines.append("  reopen \(id)            open it again")
+            lines.append("Open items come back in every digest until done.")
         }
         lines.append("triage digest for \(view.day.iso)")
         return lines.joined(separator: "\n") + "\n"
@@ -36,6 +56,9 @@ public struct DigestTextRenderer: Sendable {
         let head = "• " + item.title + (item.status.map { " — " + $0 } ?? "")
         lines += wrap(head, indent: "  ", first: "")
         for detail in item.details { lines += wrap(detail, indent: "  ") }
+        if let place = item.placeText {
+            lines += wrap(place + (item.placeGeo.map { " (" + $0 + ")" } ?? ""), indent: "  ")
+        }
         let from = [item.sender, item.date].compactMap { $0 }.joined(separator: " · ")
         if let sender = item.sender, let date = item.date, 2 + from.count > Self.width {
             // Keep the date whole on a line of its own rather than split it.
@@ -46,7 +69,7 @@ public struct DigestTextRenderer: Sendable {
         }
         if let subject = item.subject { lines += wrap("“" + subject + "”", indent: "  ") }
         if let snippet = item.snippet { lines += wrap(snippet, indent: "  ") }
-        if let command = item.command { lines.append("  when done: " + command) }
+        if let reply = item.reply { lines.append("  reply with: " + reply) }
         return lines
     }
 

@@ -34,6 +34,8 @@ public struct MailboxRunner {
     /// Called after each step that changes something (store write, server command,
     /// state save) with its name; the crash tests kill the process here.
     public var checkpoint: (String) -> Void = { _ in }
+    /// The digest's command messages, recognised in INBOX before the rules; nil: none.
+    public var commands: DigestCommandInbox?
 
     /// Creates a runner.
     public init(account: String, mailbox: String, store: Store, options: RunOptions, now: Date,
@@ -82,9 +84,11 @@ public struct MailboxRunner {
             let batchUIDs = Array(uids[index..<min(index + max(1, options.batchSize), uids.count)])
             index += batchUIDs.count
             // Phase 2: fetch and classify.
-            let classified = try fetchAndClassify(batchUIDs, pass: pass, on: connection, outcome: &outcome)
+            var found = Commands()
+            let classified = try fetchAndClassify(batchUIDs, pass: pass, on: connection, outcome: &outcome, commands: &found)
             // Phase 3: plan the records to write and the commands to send.
-            let plan = makePlan(classified)
+            var plan = makePlan(classified)
+            plan.commands = found
             guard !options.dryRun else { continue }
             // Phase 4: apply: store records, then server actions.
             try apply(plan, batch: batchUIDs, pass: &pass, on: connection, outcome: &outcome)
@@ -121,6 +125,11 @@ public struct MailboxRunner {
     /// A message of a batch with the actions the rules chose (never empty).
     private typealias Classified = (uid: UInt32, message: Message, actions: [PlannedAction])
 
+    /// The refused digest commands of a batch: the messages, with why.
+    private struct Commands {
+        var refused: [(message: Message, reason: String)] = []
+    }
+
     /// What one batch writes to the store and asks of the server.
     private struct BatchPlan {
         var records = StoreBatch()
@@ -128,6 +137,8 @@ public struct MailboxRunner {
         /// The messages by UID, for problems reported in the digest.
         var messages: [UInt32: Message] = [:]
         var created: Timestamp
+        /// The digest commands found in the batch.
+        var commands = Commands()
     }
 
     /// Phase 1: where the walk starts, from the saved state and what the server
@@ -167,9 +178,12 @@ public struct MailboxRunner {
     /// Phase 2: fetches a batch and runs the rules on each message; returns the
     /// messages that have actions, with their text when a record needs the snippet.
     private func fetchAndClassify(_ batchUIDs: [UInt32], pass: Pass, on connection: MailConnection,
-                                  outcome: inout Outcome) throws -> [Classified] {
+                                  outcome: inout Outcome, commands found: inout Commands) throws -> [Classified] {
         var classified: [Classified] = []
         var needText: [UInt32] = []
+        // Command messages of the digest, with their whole bytes when fetched.
+        var candidates: [(uid: UInt32, message: Message, bytes: [UInt8]?)] = []
+        let inbox = mailbox.uppercased() == "INBOX" ? commands : nil
         // Fetched in chunks: only the parsed messages of the batch stay, not every
         // chunk's raw answer.
         var chunkStart = 0
@@ -183,6 +197,14 @@ public struct MailboxRunner {
                 // Not known to have arrived after the cutoff: left alone, like old mail on a first run.
                 if let arrivedAfter = pass.arrivedAfter, (item.internalDate ?? .min) < arrivedAfter.secondsSince1970 { continue }
                 let message = makeMessage(item)
+                if let inbox, inbox.reader.isCandidate(message) {
+                    // Before the rules: a command message is obeyed or left alone, never sorted.
+                    // A link's message says it all in its subject; only a reply needs its text.
+                    let complete = parts.contains(.text) || DigestCommandReader.subjectWords(message.subject) != nil
+                    candidates.append((item.uid, message, complete ? item.bytes : nil))
+                    outcome.processed += 1
+                    continue
+                }
                 let actions = classify(message)
                 outcome.processed += 1
                 report(.decision(account: account, mailbox: mailbox, uid: item.uid, subject: message.subject, actions: actions))
@@ -193,6 +215,9 @@ public struct MailboxRunner {
                 // A message without actions needs nothing more: keep only the others.
                 if !actions.isEmpty { classified.append((item.uid, message, actions)) }
             }
+        }
+        if let inbox, !candidates.isEmpty {
+            classified += try readCommands(candidates, inbox: inbox, on: connection, into: &found)
         }
         if !needText.isEmpty {
             // The records keep a snippet: fetch the text of just these messages. The
@@ -209,6 +234,56 @@ public struct MailboxRunner {
                 for item in try connection.fetch(chunk, parts: .all) {
                     if let i = position[item.uid] { classified[i].message = makeMessage(item) }
                 }
+            }
+        }
+        return classified
+    }
+
+    /// The verdict on each command message: obeyed ones change the store now (not in
+    /// a dry run), then are marked read and moved to the trash like a rule's actions
+    /// (so a crash resumes the move); refused ones are left alone and reported in Problems.
+    private func readCommands(_ candidates: [(uid: UInt32, message: Message, bytes: [UInt8]?)], inbox: DigestCommandInbox,
+                              on connection: MailConnection, into found: inout Commands) throws -> [Classified] {
+        var bytes: [UInt32: [UInt8]] = [:]
+        for c in candidates { if let b = c.bytes { bytes[c.uid] = b } }
+        let missing = candidates.filter { $0.bytes == nil }.map(\.uid)
+        if !missing.isEmpty {
+            // A reply's commands are in its text, which the rules may not have needed.
+            for item in try connection.fetch(missing, parts: .all) { bytes[item.uid] = item.bytes }
+        }
+        let reminderIDs = store.allIDs(Reminder.self), queueIDs = store.allIDs(QueueEntry.self)
+        var classified: [Classified] = []
+        for (uid, message, _) in candidates {
+            let body = bytes[uid].map(inbox.bodyText) ?? ""
+            var verdict = inbox.reader.read(message, body: body, reminderIDs: reminderIDs, queueIDs: queueIDs)
+            if case .apply(let commands) = verdict, !options.dryRun {
+                // The store first (idempotent), then the message is marked and moved with the
+                // batch's server actions. A record that cannot be changed (unreadable) refuses
+                // just this message; a store that cannot be written stops the run as any write does.
+                do {
+                    try DigestCommand.apply(commands, to: store, now: now, today: Timestamp(now, timeZone: store.timeZone).localDay)
+                    checkpoint("store")
+                } catch let error as StoreError {
+                    switch error {
+                    case .unreadable, .ids: verdict = .refuse("the store could not apply it: \(error.message)")
+                    default: throw error
+                    }
+                }
+            }
+            switch verdict {
+            case .apply:
+                var actions = [PlannedAction(action: .markRead, rule: DigestCommandInbox.ruleName)]
+                if let trash = try inbox.trash() {
+                    actions.append(PlannedAction(action: .move(trash), rule: DigestCommandInbox.ruleName))
+                } else {
+                    report(.warning(account: account, mailbox: mailbox, "UID \(uid): digest command done; the message stays here, "
+                        + "read: the server marks no folder \\Trash; set [digest] trash = FOLDER"))
+                }
+                report(.decision(account: account, mailbox: mailbox, uid: uid, subject: message.subject, actions: actions))
+                classified.append((uid, message, actions))
+            case .refuse(let reason):
+                found.refused.append((message, reason))
+                report(.warning(account: account, mailbox: mailbox, "UID \(uid): a digest command was ignored: \(reason)"))
             }
         }
         return classified
@@ -233,6 +308,11 @@ public struct MailboxRunner {
     private func apply(_ plan: BatchPlan, batch batchUIDs: [UInt32], pass: inout Pass, on connection: MailConnection,
                        outcome: inout Outcome) throws {
         let created = plan.created
+        // Digest commands were applied when read; those refused are reported.
+        for (message, reason) in plan.commands.refused {
+            try reportInDigest([message], problem: "a digest command was ignored: " + reason,
+                               key: "digest command refused", created: created)
+        }
         // Store records.
         if !plan.records.isEmpty {
             outcome.recordsCreated += try store.write(plan.records).created.count

@@ -17,16 +17,19 @@ public struct MessageSummary: Hashable, Sendable, Decodable {
     public var uid: UInt32?
     /// About the first 200 characters of text.
     public var snippet: String
+    /// The List-Id, when the message came from a mailing list (for the digest's
+    /// groups; absent in records made before it was kept).
+    public var list: String?
 
     enum CodingKeys: String, CodingKey {
         case from, subject, date
         case messageID = "message_id"
-        case account, mailbox, uid, snippet
+        case account, mailbox, uid, snippet, list
     }
 
     /// Creates a summary from its fields.
     public init(from: Address? = nil, subject: String? = nil, date: String? = nil, messageID: String? = nil,
-                account: String? = nil, mailbox: String? = nil, uid: UInt32? = nil, snippet: String = "") {
+                account: String? = nil, mailbox: String? = nil, uid: UInt32? = nil, snippet: String = "", list: String? = nil) {
         self.from = from
         self.subject = subject
         self.date = date
@@ -35,13 +38,14 @@ public struct MessageSummary: Hashable, Sendable, Decodable {
         self.mailbox = mailbox
         self.uid = uid
         self.snippet = snippet
+        self.list = list
     }
 
     /// The summary of a parsed message.
     public init(_ message: Message) {
         self.init(from: message.sender, subject: message.subject, date: message.date?.rfc3339,
                   messageID: message.messageID, account: message.server.account,
-                  mailbox: message.server.mailbox, uid: message.server.uid, snippet: message.snippet)
+                  mailbox: message.server.mailbox, uid: message.server.uid, snippet: message.snippet, list: message.listID)
     }
 
     /// The sender for a list column: the display name, else the address; the address
@@ -55,7 +59,7 @@ public struct MessageSummary: Hashable, Sendable, Decodable {
 
     /// Ordered JSON, the same keys as the record file.
     public var json: JSONValue {
-        .object([
+        var fields: [(String, JSONValue)] = [
             ("from", from.map { .object([("name", .optional($0.name)), ("address", .string($0.address))]) } ?? .null),
             ("subject", .optional(subject)),
             ("date", .optional(date)),
@@ -64,6 +68,9 @@ public struct MessageSummary: Hashable, Sendable, Decodable {
             ("mailbox", .optional(mailbox)),
             ("uid", uid.map { .int(Int64($0)) } ?? .null),
             ("snippet", .string(snippet)),
-        ])
+        ]
+        // Only when there is one, so records of other mail read as before.
+        if let list { fields.append(("list", .string(list))) }
+        return .object(fields)
     }
 }

@@ -121,11 +121,12 @@ enum DigestCommand: Command {
         var out = ""
         for plan in plans where !plan.isEmpty {
             if !out.isEmpty { out += "\n" }
-            let view = DigestView(plan: plan, ids: ids, timeZone: setup.timeZone)
+            let view = DigestView(plan: plan, ids: ids, timeZone: setup.timeZone, compact: [])
             out += "\(plan.day.iso) \(DigestFormat.shortDay(plan.day)): \(DigestFormat.countParts(plan).joined(separator: ", "))\n"
             for section in view.sections {
                 for item in section.items {
-                    let status = item.status.map { " (\($0))" } ?? ""
+                    // The digest says "due today" once per section; the plan says it per item.
+                    let status = (item.status ?? (item.reply != nil ? "due today" : nil)).map { " (\($0))" } ?? ""
                     let sender = item.sender.map { " — \($0)" } ?? ""
                     out += "  \(pad(section.heading, 14)) \(pad(item.shortID, 6)) \(item.title)\(status)\(sender)\n"
                 }

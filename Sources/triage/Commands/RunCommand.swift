@@ -157,6 +157,7 @@ enum RunCommand: Command {
                     printer.missingFolders = Set(missing.map(\.name))
                 }
                 let headerNames = setup.rules?.headerNames ?? []
+                let commands = try DigestCommands.inbox(setup: setup, connection: connection, dryRun: options.dryRun)
                 for mailbox in account.mailboxes {
                     // `in:` compares in the rules' folder names: the namespace maps the server's back.
                     let folders = try FolderNames.namespace(for: mailbox, on: connection)
@@ -167,6 +168,7 @@ enum RunCommand: Command {
                         report: printer.report)
                     runner.checkpoint = crashHook
                     runner.parts = parts
+                    runner.commands = commands
                     let outcome = try runner.run(on: connection)
                     source.mailboxes[mailbox] = RunRecord.MailboxRun(lastRun: stamp, messages: outcome.processed)
                     for notice in (connection as? IMAPConnection)?.takeNotices() ?? [] {

@@ -11,6 +11,8 @@ struct DigestService {
     let endpoint: DeliveryEndpoint
     /// The outcome of `password_command` when it already ran (`prefetchPassword`).
     var password: Result<String, any Error>?
+    /// The Done links' address and key (made on first use), and the Gmail accounts.
+    let links: DigestLinks
 
     /// The service of a configuration with a `[digest]` section; throws a
     /// configuration error (78) when there is none. (A malformed `smtp` was
@@ -22,10 +24,13 @@ struct DigestService {
         self.setup = setup
         self.settings = settings
         endpoint = settings.smtp
+        links = try DigestCommands.links(setup: setup, settings: settings)
     }
 
     var dispatcher: DigestDispatcher {
-        DigestDispatcher(store: setup.store, settings: settings, timeZone: setup.timeZone)
+        var dispatcher = DigestDispatcher(store: setup.store, settings: settings, timeZone: setup.timeZone)
+        dispatcher.links = links
+        return dispatcher
     }
 
     /// The delivery for `[digest] smtp`, with the login when `user` is set.

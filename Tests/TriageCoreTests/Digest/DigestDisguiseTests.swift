@@ -25,7 +25,7 @@ final class DigestDisguiseTests: XCTestCase {
         // The text part wraps at 72 columns: read it with its continuation lines joined.
         let text = digest.text.replacingOccurrences(of: "\n  ", with: " ")
         let warning = "warning: the sender's name shows bank.example, but the address is secure-9@evil.example"
-        XCTAssertTrue(text.contains("• Your statement — due today " + warning + " "), digest.text)
+        XCTAssertTrue(text.contains("• Your statement " + warning + " "), digest.text)
         XCTAssertTrue(text.contains("warning: the sender's name shows bank.example, but the address is x@evil.example"),
                       digest.text)
         XCTAssertTrue(digest.html.contains(warning.replacingOccurrences(of: "'", with: "&#39;")), "the HTML part says it too")

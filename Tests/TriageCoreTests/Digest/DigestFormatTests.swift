@@ -19,9 +19,9 @@ final class DigestFormatTests: XCTestCase {
 
     func testPlaceDescription() {
         XCTAssertEqual(DigestFormat.place(Place(latitude: 38.9717, longitude: -95.2353, radiusMeters: 3 * 1609.344, proximity: .arriving)),
-                       "within 3 mi of 38.9717,-95.2353, on arrival")
+                       "within 3 mi, on arrival")
         XCTAssertEqual(DigestFormat.place(Place(latitude: 52.52, longitude: 13.405, radiusMeters: 200, proximity: .leaving, title: "Office")),
-                       "within 200 m of Office (52.52,13.405), on leaving")
+                       "near Office, within 200 m, on leaving")
     }
 
     func testSubjectCountsAndWording() {

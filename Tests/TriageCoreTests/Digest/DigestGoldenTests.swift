@@ -26,11 +26,11 @@ final class DigestGoldenTests: XCTestCase {
     }
 
     private var rendered: RenderedDigest {
-        DigestRenderer(timeZone: DigestSample.zone, ids: DigestSample.ids).render(DigestSample.plan)
+        DigestRenderer(timeZone: DigestSample.zone, ids: DigestSample.ids, links: DigestSample.links).render(DigestSample.plan)
     }
 
     func testSubject() {
-        XCTAssertEqual(rendered.subject, "triage · Mon 30 Nov: 3 reminders, 3 to reconcile, 1 in reply, 2 FYI, 1 newsletters")
+        XCTAssertEqual(rendered.subject, "triage · Mon 30 Nov: 3 reminders, 3 to reconcile, 1 in reply, 2 FYI, 5 Lists, 1 Problems, 1 newsletters")
     }
 
     func testTextPart() throws {
@@ -42,29 +42,70 @@ final class DigestGoldenTests: XCTestCase {
 
     func testHTMLPart() throws {
         try check(rendered.html, "digest.html")
-        // No remote resources, no style sheets: inline styles only.
-        for forbidden in ["<style", "<link", "<img", "<script", "http://", "https://", "url("] {
+        // No remote resources, no style sheets: inline styles only; the one web
+        // link is Gmail's search for the Gmail account's message.
+        for forbidden in ["<style", "<link", "<img", "<script", "http://", "url(", "src="] {
             XCTAssertFalse(rendered.html.contains(forbidden), forbidden)
         }
+        XCTAssertEqual(rendered.html.components(separatedBy: "https://").count - 1, 1)
+        XCTAssertTrue(rendered.html.contains("href=\"https://mail.google.com/mail/u/0/#search/rfc822msgid%3ACAF%3Dq1.plan%40mail.example.test\""))
+        XCTAssertTrue(rendered.html.contains("href=\"message:%3Cm.jane.doe%40example.test%3E\""))
+        XCTAssertTrue(rendered.html.contains("href=\"geo:38.9717,-95.2353;u=4828\""))
         XCTAssertTrue(rendered.html.contains("max-width:600px"))
     }
 
     func testComposedMessage() throws {
-        let mail = DigestMessageBuilder(from: "triage <triage@example.test>", to: "Me <me@example.test>", timeZone: DigestSample.zone)
-            .mail(rendered, day: DigestSample.day, now: DigestSample.now)
+        var builder = DigestMessageBuilder(from: "triage <triage@example.test>", to: "Me <me@example.test>", timeZone: DigestSample.zone)
+        builder.key = DigestSample.key
+        let mail = builder.mail(rendered, day: DigestSample.day, now: DigestSample.now)
         let message = try MIMEComposer().compose(mail)
         try check(message.text.replacingOccurrences(of: "\r\n", with: "\n"), "digest.eml")
         XCTAssertTrue(message.text.contains("\r\nDate: Mon, 30 Nov 2026 07:00:00 -0600\r\n") || message.text.hasPrefix("Date: Mon, 30 Nov 2026 07:00:00 -0600\r\n"))
         XCTAssertTrue(message.messageID.hasPrefix("digest-2026-11-30."))
+        XCTAssertTrue(DigestSample.key.isDigestMessageID(message.messageID), message.messageID)
+        XCTAssertFalse(DigestKey(secret: Array("another secret, another store!!!".utf8)).isDigestMessageID(message.messageID))
     }
 
-    /// Each item carries the command that closes it, with a short id that
-    /// names exactly that record.
-    func testEveryOpenItemNamesItsCloseCommand() {
-        let text = rendered.text
-        for r in DigestSample.reminders { XCTAssertTrue(text.contains("triage remind done \(r.id.prefix(4))\n"), r.title) }
-        for q in DigestSample.queue { XCTAssertTrue(text.contains("triage queue done \(q.id.prefix(4))\n"), q.id) }
-        XCTAssertTrue(text.contains("within 3 mi of 38.9717,-95.2353, on arrival"))
+    /// Each open item says in words what to reply, and has a Done link (reminders
+    /// also Tomorrow) whose subject carries that record's token.
+    func testEveryOpenItemHasItsDoneLinkAndReply() {
+        let text = rendered.text, html = rendered.html
+        let key = DigestSample.key
+        for r in DigestSample.reminders where r.due <= DigestSample.day {
+            let short = DigestSample.ids.actionable.short(r.id)
+            XCTAssertTrue(text.contains("reply with: done \(short)\n"), r.title)
+            let done = "subject=triage%3A%20done%20\(short)%20\(key.token(verb: "done", kind: "reminders", id: r.id))"
+            let later = "subject=triage%3A%20tomorrow%20\(short)%20\(key.token(verb: "tomorrow", kind: "reminders", id: r.id))"
+            XCTAssertTrue(html.contains("href=\"mailto:me@example.test?" + done + "\""), r.title)
+            XCTAssertTrue(html.contains("href=\"mailto:me@example.test?" + later + "\""), r.title)
+        }
+        for q in DigestSample.queue {
+            let short = DigestSample.ids.actionable.short(q.id)
+            XCTAssertTrue(text.contains("reply with: done \(short)\n"), q.id)
+            XCTAssertTrue(html.contains("subject=triage%3A%20done%20\(short)%20\(key.token(verb: "done", kind: "queue", id: q.id))\""), q.id)
+        }
+        XCTAssertEqual(html.components(separatedBy: ">Done</a>").count - 1, 3 + 4)
+        XCTAssertEqual(html.components(separatedBy: ">Tomorrow</a>").count - 1, 3)
+        XCTAssertTrue(text.replacingOccurrences(of: "\n  ", with: " ")
+            .contains("near Main Street Cleaners, within 3 mi, on arrival (geo:38.9717,-95.2353;u=4828)"), text)
         XCTAssertTrue(text.contains("Call the plumber about the kitchen tap — overdue 2 days"))
+    }
+
+    /// The layout the phone needs: Problems first, "due today" once per section,
+    /// compact sections one line per thread with the list's count, newest first,
+    /// the next day's reminders in one line.
+    func testCompactLayout() {
+        let text = rendered.text
+        XCTAssertTrue(text.contains("Coming up tomorrow: Renew the parking permit at 09:00\n\n! Problems · 1\n"), text)
+        XCTAssertEqual(text.components(separatedBy: "due today").count - 1, 3, text)  // Reminders, To reconcile, reply queue
+        XCTAssertTrue(text.contains("[dev] 5 messages in 3 threads"), text)
+        XCTAssertTrue(text.contains("  Ana · Re: [dev] Release 2.4 planning (3) · Sun 15:30"), text)
+        let dana = text.range(of: "Dana · ")!, chen = text.range(of: "Chen · ")!
+        XCTAssertLessThan(dana.lowerBound, chen.lowerBound, "newest first")
+        // The FYI section is compact: no snippets there.
+        XCTAssertFalse(text.contains("All checks have passed"))
+        // The subject of the reminder from a message is shown once (not in the title: shown).
+        XCTAssertEqual(text.components(separatedBy: "Ihr Termin am 4. Dezember").count - 1, 1)
+        XCTAssertTrue(rendered.html.contains("⚠ Problems"))
     }
 }

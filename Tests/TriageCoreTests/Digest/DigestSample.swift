@@ -15,7 +15,9 @@ enum DigestSample {
                                       date: "2026-11-26T18:42:00-06:00",
                                       snippet: "It's dripping again under the sink. Can you call Joe's Plumbing before the weekend? Their number is on the fridge.")),
         F.reminder(F.id("4e7d"), "Pick up the dry cleaning", due: day,
-                   place: Place(latitude: 38.9717, longitude: -95.2353, radiusMeters: 3 * 1609.344, proximity: .arriving)),
+                   place: Place(latitude: 38.9717, longitude: -95.2353, radiusMeters: 3 * 1609.344, proximity: .arriving,
+                                title: "Main Street Cleaners")),
+        F.reminder(F.id("a1f0"), "Renew the parking permit", due: F.day(2026, 12, 1), at: TimeOfDay(hour: 9, minute: 0)),
         F.reminder(F.id("c02f"), "Reply to Dr. Müller about the appointment", due: day, note: "Ask for a Friday morning slot.",
                    message: F.summary(from: "Praxis Dr. Müller", "praxis@mueller.example.test", subject: "Ihr Termin am 4. Dezember",
                                       date: "2026-11-27T10:15:00+01:00",
@@ -35,7 +37,11 @@ enum DigestSample {
         F.queueEntry(F.id("5d41"), queue: "reply", due: day, subject: "Q1 planning: can you send your numbers by Friday?",
                      from: "Priya Raman", "priya@work.example.test", date: "2026-11-29T16:30:00-08:00",
                      snippet: "Hi, I'm putting together the Q1 plan for Thursday's review. Could you send your team's headcount and budget numbers by Friday noon?"),
-    ]
+    ].map { entry in
+        var entry = entry
+        if entry.queue == "reply" { entry.message.account = "work"; entry.message.messageID = "CAF=q1.plan@mail.example.test" }
+        return entry
+    }
 
     static let digest: [DigestEntry] = [
         F.digestEntry(F.id("b6c8"), section: "FYI", created: F.stamp(2026, 11, 29, 11),
@@ -49,12 +55,44 @@ enum DigestSample {
                       date: "2026-11-30T05:00:00-06:00", snippet: "This week: migrating a command-line tool to Swift 6 language mode, typed throws, and what's new in SwiftPM."),
     ]
 
+    /// Posts of a mailing list (grouped into threads in the compact Lists section)
+    /// and a problem of the run.
+    static let more: [DigestEntry] = {
+        func post(_ n: Int, _ subject: String, _ name: String, _ hour: Int) -> DigestEntry {
+            var e = F.digestEntry(F.id("d0\(n)"), section: "Lists", created: F.stamp(2026, 11, 29, hour), subject: subject,
+                                  from: name, "\(name.lowercased())@dev.example.test",
+                                  date: "2026-11-29T\(hour < 10 ? "0" : "")\(hour):30:00-06:00", snippet: "")
+            e.message.list = "dev.lists.example.test"
+            return e
+        }
+        var problem = F.digestEntry(F.id("f1e2"), section: "Problems", created: F.stamp(2026, 11, 30, 6),
+                                    subject: "triage: done 9b1c aaaaaaaa", from: "Me", "me@example.test",
+                                    date: "2026-11-30T06:10:00-06:00",
+                                    snippet: "a digest command was ignored: its token does not fit record 9b1c (forged, or for another item)")
+        problem.rule = "digest command refused"
+        return [
+            post(1, "[dev] Release 2.4 planning", "Ana", 9), post(2, "Re: [dev] Release 2.4 planning", "Ben", 11),
+            post(3, "Re: [dev] Release 2.4 planning", "Ana", 15), post(4, "[dev] Flaky test in CI", "Chen", 13),
+            post(5, "[dev] Meeting notes 29 Nov", "Dana", 17),
+            problem,
+        ]
+    }()
+
     static var ids: DigestShortIDs {
         DigestShortIDs(queue: ShortIDIndex(queue.map(\.id)), reminders: ShortIDIndex(reminders.map(\.id)),
-                       digest: ShortIDIndex(digest.map(\.id)))
+                       digest: ShortIDIndex((digest + more).map(\.id)),
+                       actionable: ShortIDIndex(queue.map(\.id) + reminders.map(\.id)))
+    }
+
+    /// A fixed key, so the tokens in the golden files stay put.
+    static let key = DigestKey(secret: Array("triage golden-file test secret!!".utf8))
+
+    /// Done links to the user's address; the `work` account is on Gmail.
+    static var links: DigestLinks {
+        DigestLinks(address: "me@example.test", key: key, gmailAccounts: ["work"])
     }
 
     static var plan: DigestPlan {
-        DigestPlanner().plan(day: day, reminders: reminders, queueEntries: queue, digestEntries: digest)
+        DigestPlanner().plan(day: day, reminders: reminders, queueEntries: queue, digestEntries: digest + more)
     }
 }

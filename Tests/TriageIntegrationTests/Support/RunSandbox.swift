@@ -65,6 +65,7 @@ final class RunSandbox: TestFolderOwner {
         webhookURL = "http://127.0.0.1:\(try WebhookTestServer.shared().httpPort)/hook/\(purpose)"
         folder = try TestFolder(purpose, rules: Self.rules(webhook: webhookURL), tmpfs: true)
         try writeConfig()
+        try Self.pinDigestSecret(store: folder.store)
     }
 
     /// Writes the configuration: the account at `host:port` over `scheme`, an
@@ -74,6 +75,19 @@ final class RunSandbox: TestFolderOwner {
         try folder.writeConfig(url: "\(scheme)://\(host):\(port ?? (scheme == "imaps" ? server.imapsPort : server.imapPort))",
                                user: user, caFile: server.caFile, accountLines: timeout.map { ["timeout": "\($0)"] } ?? [:],
                                digest: digest)
+    }
+
+    /// Writes a fixed digest command secret into the store, as a store that has sent
+    /// digests before has one: the digest's Message-ID (and so its outbox file name)
+    /// and its Done links derive from it, and the snapshots compare them across
+    /// restored starting points and across users.
+    static func pinDigestSecret(store: String) throws {
+        try FileManager.default.createDirectory(atPath: store + "/digest", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        chmod(store, 0o700)
+        let path = store + "/digest/secret"
+        try (String(repeating: "5a", count: 32) + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        chmod(path, 0o600)
     }
 
     // MARK: - Mail

@@ -1,0 +1,61 @@
+import Foundation
+
+/// One command from a Done link or a reply to the digest, resolved to a record:
+/// close it, open it again, or make it due again in some days.
+public struct DigestCommand: Sendable, Hashable {
+    /// What to do.
+    public enum Verb: Sendable, Hashable {
+        /// Mark done.
+        case done
+        /// Open again.
+        case reopen
+        /// Due again in this many days from the day the command is read (and open).
+        case snooze(days: Int)
+    }
+
+    /// What to do.
+    public var verb: Verb
+    /// `Reminder.kindFolder` or `QueueEntry.kindFolder`.
+    public var kind: String
+    /// The record's full id.
+    public var id: String
+
+    /// Creates a command.
+    public init(verb: Verb, kind: String, id: String) {
+        self.verb = verb
+        self.kind = kind
+        self.id = id
+    }
+
+    /// Applies `commands` to the store at `now` (`today` is its local day). Each is
+    /// idempotent: done twice is done, a snooze sets the due day from `today`, so
+    /// reading the same message again the same day changes nothing more.
+    public static func apply(_ commands: [DigestCommand], to store: Store, now: Date, today: CivilDate) throws {
+        let stamp = Timestamp(now, timeZone: store.timeZone)
+        for command in commands {
+            switch command.kind {
+            case Reminder.kindFolder:
+                try store.update(Reminder.self, ids: [command.id]) { r in
+                    let (status, due) = command.target(status: r.status, due: r.due, today: today)
+                    if r.status != status { r.status = status; r.statusChanged = stamp }
+                    r.due = due
+                }
+            default:
+                try store.update(QueueEntry.self, ids: [command.id]) { e in
+                    let (status, due) = command.target(status: e.status, due: e.due, today: today)
+                    if e.status != status { e.status = status; e.statusChanged = stamp }
+                    e.due = due
+                }
+            }
+        }
+    }
+
+    /// The status and due day a record gets.
+    private func target(status: WorkStatus, due: CivilDate, today: CivilDate) -> (WorkStatus, CivilDate) {
+        switch verb {
+        case .done: return (status == .removed ? .removed : .done, due)
+        case .reopen: return (status == .removed ? .removed : .open, due)
+        case .snooze(let days): return (status == .removed ? .removed : .open, today.adding(days: days))
+        }
+    }
+}

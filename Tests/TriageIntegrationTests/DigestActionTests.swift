@@ -1,0 +1,225 @@
+import Foundation
+import TriageCore
+import TriageIMAP
+import XCTest
+
+/// The digest acted on from the phone, end to end over a real Dovecot (IMAP,
+/// SPECIAL-USE `\Trash`) and the real SMTP test server (aiosmtpd): `triage run`
+/// sends the digest; a Done message as the phone sends it (APPENDed to INBOX over
+/// IMAP), or a reply to the digest with commands, is obeyed by the next run and
+/// ends in Trash, read; forged tokens, another item's token and a reply to a
+/// message that is no digest change nothing and are reported in Problems.
+final class DigestActionTests: XCTestCase {
+    static let zone = TimeZone(identifier: "America/Chicago")!
+    var dir = ""
+    var dovecot: DovecotServer!
+    var smtp: SMTPTestServer!
+    var user = ""
+    /// The user's address: the digest goes there, and commands come from and go to it.
+    var me = ""
+
+    let plumber = "0162" + String(repeating: "0", count: 27) + "1"
+    let receipt = "6aa8" + String(repeating: "0", count: 27) + "1"
+    let invoice = "ae6b" + String(repeating: "0", count: 27) + "1"
+    let dentist = "21c1" + String(repeating: "0", count: 27) + "1"
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.path + "/triage-digest-act-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir + "/Rules", withIntermediateDirectories: true)
+        dovecot = try DovecotServer.shared()
+        smtp = try SMTPTestServer.shared()
+        XCTAssertGreaterThan(smtp.starttlsPort, 0, "the SMTP server did not start (scripts/install-deps --test)")
+        user = try dovecot.makeUser("digest commands")
+        try dovecot.createFolders(user: user, ["Trash"])
+        me = "me-\(UUID().uuidString.prefix(8).lowercased())@example.test"
+        try """
+        [triage]
+        rules = Rules
+        store = store
+        timezone = America/Chicago
+
+        [account home]
+        url = imaps://localhost:\(dovecot.imapsPort)
+        user = \(user)
+        password_command = printf '%s' '\(DovecotServer.password)'
+        ca_file = \(dovecot.caFile)
+
+        [digest]
+        to = Me <\(me)>
+        from = triage <triage@example.test>
+        hour = 7
+        smtp = smtp://127.0.0.1:\(smtp.starttlsPort)
+        user = \(SMTPTestServer.user)
+        password_command = printf '%s' '\(SMTPTestServer.password)'
+        ca_file = \(smtp.caFile)
+
+        """.write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
+        // A rule that would file every message from me away: command messages never reach it.
+        try "rule \"mine\" when from:\(me) then move \"Archive\", label \"ruled\"\n"
+            .write(toFile: dir + "/Rules/mine.rules", atomically: true, encoding: .utf8)
+        try seedStore()
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    private var store: Store { Store(path: dir + "/store", timeZone: Self.zone) }
+
+    private func seedStore() throws {
+        let store = self.store
+        store.synchronous = false
+        let created = Timestamp(secondsSince1970: 1_894_600_800, utcOffsetSeconds: -21_600)  // 2030-01-14
+        let day = CivilDate(year: 2030, month: 1, day: 15)
+        func summary(_ subject: String) -> MessageSummary {
+            MessageSummary(from: Address(name: "Shop", address: "shop@example.test"), subject: subject,
+                           date: "2030-01-14T10:00:00-06:00", messageID: subject.lowercased().filter(\.isLetter) + "@example.test",
+                           account: "home", mailbox: "INBOX", snippet: "Thank you.")
+        }
+        try store.put(Reminder(id: plumber, title: "Call the plumber", due: day, created: created))
+        try store.put(Reminder(id: dentist, title: "Book the dentist", due: day, created: created))
+        try store.put(QueueEntry(id: receipt, queue: "rec", created: created, due: day, rule: "receipts", message: summary("Receipt")))
+        try store.put(QueueEntry(id: invoice, queue: "rec", created: created, due: day, rule: "receipts", message: summary("Invoice")))
+    }
+
+    @discardableResult
+    private func triage(_ args: String..., file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let result = try TriageProcess.run(args + ["--config", dir + "/triage.conf"])
+        XCTAssertEqual(result.status, 0, "triage \(args.joined(separator: " ")): \(result.err)", file: file, line: line)
+        return result.err
+    }
+
+    /// Runs at 08:00 on 15 January 2030 (a first run: INBOX is remembered, the digest sent)
+    /// and returns the digest as the SMTP server received it.
+    private func sendDigest() throws -> SMTPTestMailParser {
+        try triage("run", "--now", "2030-01-15T08:00")
+        let mails = smtp.received(containing: me)
+        XCTAssertEqual(mails.count, 1)
+        return try SMTPTestMailParser.parse(try XCTUnwrap(mails.first))
+    }
+
+    /// The subject of the digest's `label` link (Done, Tomorrow) of the item with short id `short`.
+    private func linkSubject(_ digest: SMTPTestMailParser, _ label: String, _ short: String) throws -> String {
+        let html = try XCTUnwrap(digest.html)
+        let pattern = try NSRegularExpression(pattern: "href=\"mailto:([^\"?]+)\\?subject=([^\"]+)\"[^>]*>\(label)</a>")
+        for match in pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)) {
+            let to = String(html[Range(match.range(at: 1), in: html)!])
+            let subject = String(html[Range(match.range(at: 2), in: html)!]).removingPercentEncoding!
+            XCTAssertEqual(to.removingPercentEncoding, me)
+            if subject.hasPrefix("triage: \(label.lowercased() == "done" ? "done" : "tomorrow") \(short) ") { return subject }
+        }
+        XCTFail("no \(label) link for \(short) in the digest")
+        return ""
+    }
+
+    /// A message as a phone's mail app sends it: from and to the user.
+    private func phoneMessage(subject: String, inReplyTo: String? = nil, body: String = "") -> String {
+        var text = "From: Me <\(me)>\r\nTo: \(me)\r\nSubject: \(subject)\r\nDate: Tue, 15 Jan 2030 08:30:00 -0600\r\n"
+        text += "Message-ID: <\(UUID().uuidString)@phone.example>\r\n"
+        if let inReplyTo { text += "In-Reply-To: <\(inReplyTo)>\r\nReferences: <\(inReplyTo)>\r\n" }
+        text += "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\(body)"
+        return text
+    }
+
+    /// Subjects and flags of the messages in a folder, over IMAP.
+    private func folder(_ name: String) throws -> [(subject: String, seen: Bool)] {
+        let connection = try dovecot.connect(user: user)
+        defer { connection.close() }
+        _ = try connection.open(name, readOnly: true)
+        return try connection.fetch(try connection.uids(above: 0)).map { item in
+            let header = String(decoding: item.header, as: UTF8.self)
+            let subject = header.components(separatedBy: "\r\n").first { $0.hasPrefix("Subject: ") }.map { String($0.dropFirst(9)) } ?? ""
+            return (subject, item.flags.contains("\\Seen"))
+        }
+    }
+
+    private func status<R: StoreRecord>(_ type: R.Type, _ id: String) throws -> String {
+        let record = try XCTUnwrap(try store.record(R.self, id: id))
+        if let r = record as? Reminder { return "\(r.status.rawValue) \(r.due.iso)" }
+        if let q = record as? QueueEntry { return "\(q.status.rawValue) \(q.due.iso)" }
+        return ""
+    }
+
+    func testADoneMessageFromThePhoneClosesTheItemAndEndsInTrash() throws {
+        let digest = try sendDigest()
+        let done = try linkSubject(digest, "Done", "0162")
+        XCTAssertTrue(digest.text?.contains("reply with: done 0162") ?? false, digest.text ?? "")
+        XCTAssertNotNil(try? linkSubject(digest, "Tomorrow", "21c1"))
+        try dovecot.append(user: user, [SeedMessage(text: phoneMessage(subject: done))])
+
+        try triage("run", "--now", "2030-01-15T09:00")
+        XCTAssertEqual(try status(Reminder.self, plumber), "done 2030-01-15")
+        XCTAssertEqual(try status(Reminder.self, dentist), "open 2030-01-15")
+        XCTAssertEqual(try folder("INBOX").count, 0)
+        let trash = try folder("Trash")
+        XCTAssertEqual(trash.map(\.subject), [done])
+        XCTAssertEqual(trash.map(\.seen), [true])
+        // The next digest no longer shows it.
+        let next = try triage("digest", "--preview", "--text", "--date", "2030-01-16", "--now", "2030-01-16T08:00")
+        XCTAssertEqual(next, "")
+        let preview = try TriageProcess.run(["digest", "--preview", "--text", "--date", "2030-01-16", "--now", "2030-01-16T08:00",
+                                             "--config", dir + "/triage.conf"]).out
+        XCTAssertFalse(preview.contains("Call the plumber"), preview)
+        XCTAssertTrue(preview.contains("Book the dentist"), preview)
+
+        // Sending Done twice is harmless.
+        try dovecot.append(user: user, [SeedMessage(text: phoneMessage(subject: done))])
+        try triage("run", "--now", "2030-01-15T10:00")
+        XCTAssertEqual(try status(Reminder.self, plumber), "done 2030-01-15")
+        XCTAssertEqual(try folder("Trash").count, 2)
+
+        // Tomorrow snoozes a reminder.
+        let later = try linkSubject(digest, "Tomorrow", "21c1")
+        try dovecot.append(user: user, [SeedMessage(text: phoneMessage(subject: later))])
+        try triage("run", "--now", "2030-01-15T11:00")
+        XCTAssertEqual(try status(Reminder.self, dentist), "open 2030-01-16")
+    }
+
+    func testAReplyWithThreeCommandsAppliesAllThree() throws {
+        let digest = try sendDigest()
+        let digestID = try XCTUnwrap(digest.message_id).trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+        let body = "done 6aa8 ae6b\r\nsnooze 21c1 3 days\r\n\r\nOn Tue, 15 Jan 2030, triage wrote:\r\n> done 0162\r\n"
+        try dovecot.append(user: user, [SeedMessage(text: phoneMessage(subject: "Re: " + (digest.subject ?? ""),
+                                                                        inReplyTo: digestID, body: body))])
+        try triage("run", "--now", "2030-01-15T09:00")
+        XCTAssertEqual(try status(QueueEntry.self, receipt), "done 2030-01-15")
+        XCTAssertEqual(try status(QueueEntry.self, invoice), "done 2030-01-15")
+        XCTAssertEqual(try status(Reminder.self, dentist), "open 2030-01-18")
+        XCTAssertEqual(try status(Reminder.self, plumber), "open 2030-01-15", "a quoted line is no command")
+        XCTAssertEqual(try folder("INBOX").count, 0)
+        XCTAssertEqual(try folder("Trash").map(\.seen), [true])
+    }
+
+    func testForgedOrMisdirectedCommandsChangeNothing() throws {
+        let digest = try sendDigest()
+        let invoiceDone = try linkSubject(digest, "Done", "ae6b")
+        let token = String(invoiceDone.split(separator: " ").last!)
+        let subjects = [
+            "triage: done 0162 abcdefgh",  // forged
+            "triage: done 6aa8 \(token)",  // the token of another item
+        ]
+        for subject in subjects { try dovecot.append(user: user, [SeedMessage(text: phoneMessage(subject: subject))]) }
+        // A reply to a message that is no digest, and to a made-up digest Message-ID.
+        try dovecot.append(user: user, [SeedMessage(text: phoneMessage(subject: "Re: " + (digest.subject ?? ""),
+                                                                        inReplyTo: "lunch@example.test", body: "done 0162\r\n"))])
+        try dovecot.append(user: user, [SeedMessage(text: phoneMessage(subject: "Re: anything",
+                                                                        inReplyTo: "digest-2030-01-15.000000000000.aaaaaaaaaaaaaaaa@triage.invalid",
+                                                                        body: "done 0162\r\n"))])
+        let err = try triage("run", "--now", "2030-01-15T09:00")
+        XCTAssertEqual(err.components(separatedBy: "a digest command was ignored").count - 1, 4, err)
+        XCTAssertEqual(try status(Reminder.self, plumber), "open 2030-01-15")
+        XCTAssertEqual(try status(Reminder.self, dentist), "open 2030-01-15")
+        XCTAssertEqual(try status(QueueEntry.self, receipt), "open 2030-01-15")
+        XCTAssertEqual(try status(QueueEntry.self, invoice), "open 2030-01-15")
+        // Left alone: still in INBOX, unread, not sorted by the rules; nothing in Trash or Archive.
+        let inbox = try folder("INBOX")
+        XCTAssertEqual(inbox.count, 4)
+        XCTAssertEqual(inbox.filter(\.seen).count, 0)
+        XCTAssertEqual(try folder("Trash").count, 0)
+        // Said in the next digest's Problems.
+        let preview = try TriageProcess.run(["digest", "--preview", "--text", "--date", "2030-01-16", "--now", "2030-01-16T08:00",
+                                             "--config", dir + "/triage.conf"]).out
+        XCTAssertTrue(preview.contains("! Problems · 4"), preview)
+        XCTAssertTrue(preview.contains("token does not fit"), preview)
+    }
+}
