@@ -53,7 +53,7 @@ public struct HTTPClient: Sendable {
         var statusSeen = false
         curl.observe { type, text in
             guard type == CURLINFO_HEADER_IN else { return }
-            for line in text.split(whereSeparator: { $0 == "\r" || $0 == "\n" }) {
+            for line in text.split(whereSeparator: \.isNewline) {
                 if line.hasPrefix("HTTP/") {
                     // A new answer (after 100 Continue or an auth round): its own headers.
                     if statusSeen { headers = [:] }

@@ -39,6 +39,20 @@ public enum XMLDocument {
         guard depth < maxDepth else { throw ParseError(reason: "nested deeper than \(maxDepth) elements") }
         var e = XMLElement(namespace: node.pointee.ns.map { string($0.pointee.href) } ?? "",
                            name: string(node.pointee.name))
+        var attribute = node.pointee.properties
+        while let a = attribute {
+            if a.pointee.ns == nil {
+                // An attribute's value is its text children (no entity nodes: entities are not loaded).
+                var value = ""
+                var text = a.pointee.children
+                while let t = text {
+                    value += string(t.pointee.content)
+                    text = t.pointee.next
+                }
+                e.attributes[string(a.pointee.name)] = value
+            }
+            attribute = a.pointee.next
+        }
         var child = node.pointee.children
         while let c = child {
             switch c.pointee.type {

@@ -11,6 +11,8 @@ public struct XMLElement: Sendable, Equatable {
     public var text: String
     /// The child elements, in document order.
     public var children: [XMLElement]
+    /// The attributes without a namespace, by name (`name` of `<c:comp name="VTODO"/>`).
+    public var attributes: [String: String] = [:]
 
     /// Creates an element.
     public init(namespace: String, name: String, text: String = "", children: [XMLElement] = []) {
