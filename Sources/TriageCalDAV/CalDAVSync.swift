@@ -144,7 +144,10 @@ public struct CalDAVSync {
             listState.ctag = view.ctag
         }
         state.lists[list.name] = listState
-        if !dryRun { try state.save() }
+        if !dryRun {
+            try state.save()
+            client.checkpoint?("caldav state")
+        }
     }
 
     private func localItems(reminders: [String: Reminder], entries: [String: QueueEntry]) -> [CalDAVLocalItem] {
@@ -221,7 +224,10 @@ public struct CalDAVSync {
         }
         func saveState() throws {
             state.lists[listName] = listState
-            if !dryRun { try state.save() }
+            if !dryRun {
+                try state.save()
+                client.checkpoint?("caldav state")
+            }
         }
         switch step {
         case .changeRecord(let id, let change):
