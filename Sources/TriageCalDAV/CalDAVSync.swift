@@ -104,6 +104,7 @@ public struct CalDAVSync {
         var plan = CalDAVSyncPlanner.plan(locals: locals, state: listState, server: view.view)
         var allDone = true
         var rounds = 0
+        let writesBefore = report.created + report.updated + report.deleted
         while true {
             for line in plan.notes { say("\(prefix): \(line)") }
             for line in plan.conflicts { say("\(prefix): conflict: \(line)") }
@@ -137,9 +138,9 @@ public struct CalDAVSync {
             let retry = localItems(reminders: reminders, entries: entries).filter { raced.contains($0.uid) }
             plan = CalDAVSyncPlanner.plan(locals: retry, state: listState, server: .init(items: items, gone: gone, complete: false))
         }
-        if allDone {
-            // The token from before this sync's writes: the next sync sees them as
-            // changes, finds the ETags it saved, and writes nothing.
+        if allDone && report.created + report.updated + report.deleted == writesBefore {
+            // Nothing written: the token read before the listing holds. After a write it
+            // stays cleared (see `perform`), and the next sync lists the whole collection.
             listState.syncToken = view.token
             listState.ctag = view.ctag
         }
@@ -223,6 +224,12 @@ public struct CalDAVSync {
             return clean(uid)
         }
         func saveState() throws {
+            // A server that forgets what happened after a token (Xandikos does: an
+            // item made after it and deleted since is not reported) would hide a
+            // deletion of an item written now; with no token the next sync lists
+            // everything (and, by the ETags saved here, writes nothing).
+            listState.syncToken = nil
+            listState.ctag = nil
             state.lists[listName] = listState
             if !dryRun {
                 try state.save()
