@@ -213,6 +213,27 @@ class CalDAVSyncTests: XCTestCase {
         XCTAssertFalse(untrusted.out.contains("PUT"), "nothing was sent")
     }
 
+    func testRunSyncsAtItsEndAndAServerDownIsOnly75() throws {
+        let f = try folder("caldav-run")
+        for sub in ["cur", "new", "tmp"] {
+            try FileManager.default.createDirectory(atPath: f.dir + "/mail/" + sub, withIntermediateDirectories: true)
+        }
+        let account = "\n[account local]\nurl = maildir:mail\n"
+        try f.writeConfig(extra: account)
+        try seed(f)
+        let run = try f.triage(["run"])
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertEqual(try f.server.items(f.reminders).map(\.uid), [uid(1), uid(2)], "run synced at its end")
+
+        // A server that is down: reported, 75, and the rest of the run stands.
+        try f.writeConfig(url: "https://127.0.0.1:1/", extra: account)
+        try f.addReminder(id(9), "After the outage", due: day)
+        let down = try f.triage(["run"])
+        XCTAssertEqual(down.status, 75, down.err)
+        XCTAssertTrue(down.err.contains("triage: caldav phone: CalDAV https://127.0.0.1:1: cannot connect"), down.err)
+        XCTAssertEqual(f.reminder(id(9))?.status, .open)
+    }
+
     func testDryRunChangesNothing() throws {
         let f = try folder("caldav-dry")
         try seed(f)
