@@ -6,10 +6,10 @@ and relays the bytes to 127.0.0.1:BACKEND.
 
   tls-proxy.py LISTEN BACKEND CERT KEY USER PASSWORD
 
-Requests are relayed one connection to one connection, without parsing beyond the
-headers of the first request on the connection... so each request must carry the
-credentials: the proxy checks the Authorization header of every request it sees
-at the start of a read (clients send one request at a time and wait for the answer).
+Each client connection gets its own backend connection. Requests are read one at
+a time (head, then a Content-Length body; the CalDAV clients here send no chunked
+bodies), each checked for the credentials before it is passed on; answers are
+relayed back as they come. A request without them gets 401 and the connection ends.
 """
 import asyncio
 import base64
