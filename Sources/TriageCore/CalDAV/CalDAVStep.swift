@@ -15,39 +15,3 @@ public enum CalDAVStep: Hashable, Sendable {
     /// Forget the item (gone from the server, or deleted there by triage).
     case forget(uid: String)
 }
-
-/// What a sync changes in a record; nil leaves a field as it is.
-public struct CalDAVRecordChange: Hashable, Sendable {
-    /// A new title.
-    public var title: String?
-    /// A new note ("" clears it).
-    public var note: String?
-    /// A new due day (and time): `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`.
-    public var due: String?
-    /// Done (true) or open again (false).
-    public var done: Bool?
-
-    /// Creates a change.
-    public init(title: String? = nil, note: String? = nil, due: String? = nil, done: Bool? = nil) {
-        self.title = title
-        self.note = note
-        self.due = due
-        self.done = done
-    }
-
-    /// Whether it changes nothing.
-    public var isEmpty: Bool { title == nil && note == nil && due == nil && done == nil }
-}
-
-/// A sync's decisions for one list, and what the verbose output says about them.
-public struct CalDAVSyncPlan: Hashable, Sendable {
-    /// The steps, per item: record changes before server writes.
-    public var steps: [CalDAVStep] = []
-    /// Changes on both sides to the same field, and how each was settled (one line each).
-    public var conflicts: [String] = []
-    /// Other things worth saying (an item deleted on the phone marked done).
-    public var notes: [String] = []
-
-    /// Creates an empty plan.
-    public init() {}
-}

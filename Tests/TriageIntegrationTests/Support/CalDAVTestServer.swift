@@ -125,7 +125,9 @@ struct CalDAVTestFolder {
         try writeConfig(extra: extra)
     }
 
+    /// `triage.conf`; the password is read by `password_command` from the file `pw`.
     func writeConfig(password: String? = nil, caFile: String? = nil, url: String? = nil, extra: String = "") throws {
+        try (password ?? server.password).write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
         let text = """
         [triage]
         rules = rules
@@ -139,7 +141,7 @@ struct CalDAVTestFolder {
         [caldav phone]
         url = \(url ?? server.url)
         user = \(server.user)
-        password = \(password ?? server.password)
+        password_command = cat \(dir)/pw
         ca_file = \(caFile ?? server.caFile)
         reminders = \(reminders)
         queue.rec = \(rec)
