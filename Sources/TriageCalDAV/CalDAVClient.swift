@@ -19,8 +19,9 @@ public struct CalDAVClient: Sendable {
     /// Creates a client.
     public init(http: HTTPClient) { self.http = http }
 
-    /// Sends a request, following up to three redirects (discovery answers 301/302).
-    func send(_ request: HTTPRequest) throws -> HTTPResponse {
+    /// Sends a request, following up to three redirects (discovery answers 301/302);
+    /// `kind` names a REPORT in the trace (`sync-collection`).
+    func send(_ request: HTTPRequest, kind: String? = nil) throws -> HTTPResponse {
         var request = request
         for _ in 0..<4 {
             let response: HTTPResponse
@@ -29,7 +30,7 @@ public struct CalDAVClient: Sendable {
             } catch let failure as HTTPFailure {
                 throw CalDAVError(.tempFail, "CalDAV \(failure.reason)")
             }
-            trace?("\(request.method) \(CalDAVURL.path(of: request.url)) -> \(response.status)")
+            trace?("\(request.method)\(kind.map { " " + $0 } ?? "") \(CalDAVURL.path(of: request.url)) -> \(response.status)")
             if [301, 302, 307, 308].contains(response.status), let location = response.headers["location"] {
                 let next = CalDAVURL.resolve(location, against: request.url)
                 // Credentials go only where they went before: same scheme and host.
@@ -164,7 +165,8 @@ public struct CalDAVClient: Sendable {
         <?xml version="1.0" encoding="utf-8"?>
         <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"/></c:comp-filter></c:filter></c:calendar-query>
         """
-        let response = try send(HTTPRequest("REPORT", collection, headers: ["Depth: 1", "Content-Type: application/xml; charset=utf-8"], body: body))
+        let response = try send(HTTPRequest("REPORT", collection, headers: ["Depth: 1", "Content-Type: application/xml; charset=utf-8"], body: body),
+                                kind: "calendar-query")
         return try resources(multistatus(response, "REPORT calendar-query", url: collection), base: collection)
     }
 
@@ -176,7 +178,8 @@ public struct CalDAVClient: Sendable {
         <?xml version="1.0" encoding="utf-8"?>
         <c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop>\(list)</c:calendar-multiget>
         """
-        let response = try send(HTTPRequest("REPORT", collection, headers: ["Depth: 1", "Content-Type: application/xml; charset=utf-8"], body: body))
+        let response = try send(HTTPRequest("REPORT", collection, headers: ["Depth: 1", "Content-Type: application/xml; charset=utf-8"], body: body),
+                                kind: "calendar-multiget")
         return try resources(multistatus(response, "REPORT calendar-multiget", url: collection), base: collection)
     }
 
@@ -195,7 +198,8 @@ public struct CalDAVClient: Sendable {
         <?xml version="1.0" encoding="utf-8"?>
         <d:sync-collection xmlns:d="DAV:"><d:sync-token>\(XMLDocument.escaped(token))</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>
         """
-        let response = try send(HTTPRequest("REPORT", collection, headers: ["Content-Type: application/xml; charset=utf-8"], body: body))
+        let response = try send(HTTPRequest("REPORT", collection, headers: ["Content-Type: application/xml; charset=utf-8"], body: body),
+                                kind: "sync-collection")
         // 403/409 with valid-sync-token: the token expired; 400/501: not supported.
         if [400, 403, 409, 412, 415, 501].contains(response.status) { return nil }
         guard response.status == 207, let root = try? XMLDocument.parse(response.body), root.is(Self.dav, "multistatus") else {

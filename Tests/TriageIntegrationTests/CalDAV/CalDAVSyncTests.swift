@@ -84,6 +84,18 @@ class CalDAVSyncTests: XCTestCase {
             XCTAssertTrue(again.out.contains("0 added, 0 updated, 0 deleted"), again.out)
         }
         XCTAssertEqual(try f.server.items(f.reminders).count, 2, "nothing doubled")
+        XCTAssertFalse(try sync(f).out.contains("REPORT"), "a list whose sync-token did not move is not even listed")
+
+        // Changes on the phone now come through the saved sync-token (RFC 6578).
+        try f.server.phone(f.reminders, ["complete", uid(1)])
+        try f.server.phone(f.reminders, ["delete", uid(2)])
+        let changed = try sync(f)
+        XCTAssertEqual(changed.status, 0, changed.err)
+        XCTAssertTrue(changed.out.contains("REPORT sync-collection"), changed.out)
+        XCTAssertFalse(changed.out.contains("REPORT calendar-query"), changed.out)
+        XCTAssertEqual(f.reminder(id(1))?.status, .done)
+        XCTAssertEqual(f.reminder(id(2))?.status, .done, "deleted on the phone, reported by sync-collection")
+        XCTAssertEqual(puts(changed), [])
     }
 
     func testWhatThePhoneDoesComesBack() throws {
