@@ -3,7 +3,7 @@ import TriageCore
 import XCTest
 
 /// `triage sync` killed (SIGKILL, `TRIAGE_TEST_KILL_AT=k`) at every step k — each
-/// store file, each PUT, DELETE and MKCALENDAR, each save of the sync state — with
+/// store file, each PUT and DELETE, each save of the sync state — with
 /// changes waiting on both sides; after each kill a rerun must converge: the lists
 /// hold exactly the open and completed records, each once; no completion is lost;
 /// and one more sync writes nothing.
