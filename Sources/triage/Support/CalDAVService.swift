@@ -33,6 +33,10 @@ enum CalDAVService {
 
     private static func sync(_ section: CalDAVSection, setup: RunSetup, context: Context, dryRun: Bool, verbose: Bool,
                              checkpoint: (@Sendable (String) -> Void)?) throws -> CalDAVSync.Report {
+        guard HTTPClient.isSafe(section.url) else {
+            throw SimpleError(.config, "\(setup.config.path): [caldav \(section.name)] url must be https:// (plain http:// only to this machine): "
+                              + "the password would cross the network in clear")
+        }
         var password = section.password
         if let command = section.passwordCommand {
             password = try SecretCommand.run(command, purpose: "password_command of [caldav \(section.name)]",

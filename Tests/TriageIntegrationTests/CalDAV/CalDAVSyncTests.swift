@@ -246,6 +246,16 @@ class CalDAVSyncTests: XCTestCase {
         XCTAssertEqual(f.reminder(id(9))?.status, .open)
     }
 
+    func testPlainHTTPToAnotherMachineIsRefusedBeforeAnyRequest() throws {
+        let f = try folder("caldav-plain")
+        try f.writeConfig(url: "http://192.0.2.1/")
+        try seed(f)
+        let result = try sync(f)
+        XCTAssertEqual(result.status, 78, result.err)
+        XCTAssertTrue(result.err.contains("url must be https:// (plain http:// only to this machine)"), result.err)
+        XCTAssertEqual(result.out, "", "no request was made")
+    }
+
     func testDryRunChangesNothing() throws {
         let f = try folder("caldav-dry")
         try seed(f)
