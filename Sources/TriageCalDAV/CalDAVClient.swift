@@ -41,7 +41,9 @@ public struct CalDAVClient: Sendable {
                 continue
             }
             if response.status == 401 || response.status == 403 && request.method == "PROPFIND" {
-                throw CalDAVError(.noPermission, "CalDAV \(WebhookPoster.origin(of: request.url)): the server refused the login (HTTP \(response.status)); check user and password")
+                let what = response.status == 401 ? "refused the login" : "refused access"
+                throw CalDAVError(.noPermission, "CalDAV \(WebhookPoster.origin(of: request.url)): the server \(what) (HTTP \(response.status)); "
+                                  + "check user and password (an app-specific one where the service asks for it) and the url")
             }
             return response
         }
