@@ -3,7 +3,7 @@ import TriageCore
 import XCTest
 
 /// `triage sync` killed (SIGKILL, `TRIAGE_TEST_KILL_AT=k`) at every step k — each
-/// store file, each PUT and DELETE, each save of the sync state — with
+/// store file, each PUT, DELETE and MKCALENDAR, each save of the sync state — with
 /// changes waiting on both sides; after each kill a rerun must converge: the lists
 /// hold exactly the open and completed records, each once; no completion is lost;
 /// and one more sync writes nothing.
@@ -13,7 +13,8 @@ final class CalDAVCrashSweepTests: XCTestCase {
     func uid(_ n: Int) -> String { id(n) + "@triage" }
 
     /// A folder synced once, then changed on both sides: here id 1 done, id 2 removed,
-    /// ids 6 and 7 new; on the phone the rec entry 4 completed and reminder 8 deleted.
+    /// ids 6 and 7 new, queue `invitations` (entry 10) newly synced to a list not yet
+    /// made; on the phone the rec entry 4 completed and reminder 8 deleted.
     private func prepare(_ k: Int) throws -> CalDAVTestFolder {
         let f = try CalDAVTestFolder("caldav-sweep-\(k)", server: try CalDAVTestServer.radicale())
         try f.addReminder(id(1), "Call Bob", due: day, at: TimeOfDay(hour: 9, minute: 0))
@@ -30,8 +31,13 @@ final class CalDAVCrashSweepTests: XCTestCase {
         try f.addReminder(id(7), "Also new", due: day)
         try f.server.phone(f.rec, ["complete", uid(4)])
         try f.server.phone(f.reminders, ["delete", uid(8)])
+        // And a queue newly synced, whose list the killed sync makes (MKCALENDAR).
+        try f.writeConfig(extra: "queue.invitations = \(invites(f))")
+        try f.addQueueEntry(id(10), queue: "invitations", subject: "Party", due: day)
         return f
     }
+
+    private func invites(_ f: CalDAVTestFolder) -> String { "Invites " + f.reminders.dropFirst("Reminders ".count) }
 
     /// What every converged sync leaves.
     private func checkConverged(_ f: CalDAVTestFolder, _ what: String) throws {
@@ -45,6 +51,7 @@ final class CalDAVCrashSweepTests: XCTestCase {
         XCTAssertEqual(queue.first?.status, "COMPLETED", what)
         XCTAssertEqual(f.reminder(id(1))?.status, .done, what)
         XCTAssertEqual(f.reminder(id(2))?.status, .removed, what)
+        XCTAssertEqual(try f.server.items(invites(f)).map(\.uid), [uid(10)], "\(what): the new list, made once, with its entry once")
         XCTAssertEqual(f.entry(id(4))?.status, .done, "\(what): the phone's completion")
         XCTAssertEqual(f.reminder(id(8))?.status, .done, "\(what): the phone's deletion")
         XCTAssertEqual(f.reminder(id(6))?.status, .open, what)
@@ -73,7 +80,7 @@ final class CalDAVCrashSweepTests: XCTestCase {
             k += 1
         }
         print("caldav crash sweep: \(steps.count) steps interrupted: \(steps.joined(separator: ", "))")
-        for kind in ["caldav PUT", "caldav DELETE", "caldav state"] {
+        for kind in ["caldav PUT", "caldav DELETE", "caldav MKCALENDAR", "caldav state"] {
             XCTAssertTrue(steps.contains(kind), "no kill at a \(kind) step: \(steps)")
         }
         XCTAssertTrue(steps.contains { $0.hasPrefix("store") }, "no kill at a store step: \(steps)")
