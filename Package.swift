@@ -13,6 +13,7 @@ let package = Package(
         // For the benchmarks in bench/, a separate package that depends on this one by path.
         .library(name: "TriageKit", targets: [
             "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir", "TriageTLS",
+            "TriageXML", "TriageCalDAV",
         ]),
     ],
     targets: [
@@ -27,6 +28,9 @@ let package = Package(
                        providers: [.apt(["libinih-dev"])]),
         .systemLibrary(name: "CICal", pkgConfig: "libical",
                        providers: [.apt(["libical-dev"])]),
+        // libxml2: WebDAV multistatus answers of CalDAV servers.
+        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"])]),
         // Typed wrappers for variadic C functions (curl_easy_setopt), and GnuTLSQuiet.c.
         .target(name: "CShims", dependencies: ["CCurl"]),
         // The signal handler that takes a secret command's process group down with
@@ -46,12 +50,19 @@ let package = Package(
         // delivery (no libcurl), so every way a digest leaves lives here.
         .target(name: "TriageCurl", dependencies: ["TriageCore", "TriageTLS", "CCurl", "CShims"]),
         .target(name: "TriageICS", dependencies: ["TriageCore", "CICal"]),
+        // XML (WebDAV answers) through libxml2.
+        .target(name: "TriageXML", dependencies: ["CXML2"]),
+        // The CalDAV client: discovery, listings and writes over TriageCurl's HTTP,
+        // multistatus through TriageXML, VTODOs through TriageICS; the decisions are
+        // TriageCore's `CalDAVSyncPlanner`.
+        .target(name: "TriageCalDAV", dependencies: ["TriageCore", "TriageCurl", "TriageXML", "TriageICS"]),
         // Local Maildir accounts (plain file operations, no C library).
         .target(name: "TriageMaildir", dependencies: ["TriageCore"]),
 
         // The command-line tool.
         .executableTarget(name: "triage", dependencies: [
             "CChildGroup", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",
+            "TriageCalDAV",
         ]),
 
         // Tests find their fixtures through #filePath, so no resources are bundled.
@@ -59,10 +70,12 @@ let package = Package(
         .testTarget(name: "TriageMIMETests", dependencies: ["TriageMIME", "TriageCore"], exclude: ["Fixtures"]),
         .testTarget(name: "TriageAdapterTests", dependencies: [
             "TriageCore", "TriageConfig", "TriageICS", "TriageIMAP", "TriageCurl", "TriageMaildir",
+            "TriageXML", "TriageCalDAV",
         ]),
         // Runs the built `triage` binary against real peers (Dovecot, SMTP).
         .testTarget(name: "TriageIntegrationTests", dependencies: [
             "triage", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",
+            "TriageCalDAV",
         ]),
     ]
 )

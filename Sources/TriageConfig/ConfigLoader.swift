@@ -40,6 +40,7 @@ public enum ConfigLoader {
         var accounts: [(section: AccountSection, keys: Set<String>)] = []
         var digest: (section: DigestSection, keys: Set<String>, line: Int)?
         var places: [(place: Place, keys: Set<String>, line: Int)] = []
+        var caldavs: [(section: CalDAVSection, keys: Set<String>)] = []
 
         for section in ini.sections {
             let words = section.name.split(separator: " ", maxSplits: 1).map(String.init)
@@ -62,7 +63,17 @@ public enum ConfigLoader {
                 }
                 places.append((Place(latitude: 0, longitude: 0, radiusMeters: SectionKeys.defaultPlaceRadius, title: name), [], section.line))
             case "place": values.problem(section.line, "a place section needs a name: [place NAME], as in [place Office]")
-            default: values.problem(section.line, "unknown section [\(section.name)]; known: [triage], [account NAME], [digest], [place NAME]")
+            case "caldav" where words.count == 2:
+                let name = words[1].trimmingWhitespace
+                if caldavs.contains(where: { $0.section.name == name }) { values.problem(section.line, "caldav '\(name)' is defined twice") }
+                if name.isEmpty || !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+                    values.problem(section.line, "a caldav section's name is letters, digits, - and _ (it names a file), not '\(name)'")
+                }
+                var caldav = CalDAVSection(name: name, url: "")
+                caldav.line = section.line
+                caldavs.append((caldav, []))
+            case "caldav": values.problem(section.line, "a caldav section needs a name: [caldav NAME], as in [caldav phone]")
+            default: values.problem(section.line, "unknown section [\(section.name)]; known: [triage], [account NAME], [digest], [place NAME], [caldav NAME]")
             }
         }
 
@@ -83,8 +94,22 @@ public enum ConfigLoader {
                 let name = words[1].trimmingWhitespace
                 guard let index = places.lastIndex(where: { $0.place.title == name }) else { continue }
                 if ConfigKey.read(e, into: &places[index].place, by: SectionKeys.place, in: &values) { places[index].keys.insert(e.key) }
+            case "caldav" where words.count == 2:
+                guard let index = caldavs.lastIndex(where: { $0.section.name == words[1].trimmingWhitespace }) else { continue }
+                if e.key.hasPrefix("queue."), e.key.count > 6 {
+                    // `queue.rec = LIST NAME`: the queue's own list.
+                    if e.value.isEmpty { values.problem(e.line, "\(e.key) needs a list name") }
+                    caldavs[index].section.queueLists[String(e.key.dropFirst(6))] = e.value
+                    continue
+                }
+                if ConfigKey.read(e, into: &caldavs[index].section, by: SectionKeys.caldav, in: &values) {
+                    caldavs[index].keys.insert(e.key)
+                }
             default: break  // the section itself was reported
             }
+        }
+        for caldav in caldavs where !caldav.keys.contains("url") {
+            values.problem(caldav.section.line, "[caldav \(caldav.section.name)] needs a url (https://HOST of the CalDAV server)")
         }
         for place in places where !place.keys.contains("at") {
             values.problem(place.line, "[place \(place.place.title ?? "")] needs 'at = LAT,LON', as in at = 38.9717,-95.2353")
@@ -117,6 +142,7 @@ public enum ConfigLoader {
         }
         var configuration = Configuration(path: path, triage: triage, accounts: accounts.map(\.section), digest: digest?.section)
         configuration.places = places.map(\.place)
+        configuration.caldav = caldavs.map(\.section)
         return configuration
     }
 }

@@ -116,6 +116,30 @@ enum SectionKeys {
         },
     ]
 
+    /// `[caldav NAME]` (docs/caldav.md); `queue.NAME = LIST` keys are read by the loader.
+    static let caldav: [ConfigKey<CalDAVSection>] = [
+        ConfigKey("url") { s, e, v in
+            let lower = e.value.lowercased()
+            guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else {
+                return v.problem(e.line, "url must start with https:// (or http:// to this machine), not '\(e.value)'")
+            }
+            s.url = e.value
+        },
+        ConfigKey("user") { s, e, _ in s.user = e.value },
+        ConfigKey("password_command") { s, e, _ in s.passwordCommand = e.value },
+        ConfigKey("password") { s, e, v in s.password = v.password(e) },
+        ConfigKey("ca_file") { s, e, v in s.caFile = v.resolve(e.value) },
+        ConfigKey("reminders") { s, e, _ in
+            s.remindersList = e.value.lowercased() == "off" || e.value.isEmpty ? nil : e.value
+        },
+        ConfigKey("queues") { s, e, v in
+            for queue in v.list(e.value) where s.queueLists[queue] == nil { s.queueLists[queue] = queue }
+        },
+        ConfigKey("create_lists") { s, e, v in if let b = v.bool(e) { s.createLists = b } },
+        ConfigKey("timeout") { s, e, v in s.timeout = v.seconds(e) },
+        ConfigKey("command_timeout") { s, e, v in s.commandTimeout = v.seconds(e) },
+    ]
+
     /// The keys `[digest]` cannot do without.
     static let digestRequired = ["to", "from", "smtp"]
 }

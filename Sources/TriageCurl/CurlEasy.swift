@@ -18,6 +18,16 @@ final class CurlEasy {
     /// The first bytes of the response body (for webhook failure reasons).
     var responsePrefix: [UInt8] { io.response }
 
+    /// How many bytes of the response body are kept (default 512). With
+    /// `abortBeyondLimit`, a longer body stops the transfer (`responseTooLarge`).
+    func keepResponse(upTo limit: Int, abortBeyondLimit: Bool) {
+        io.responseLimit = limit
+        io.abortBeyondLimit = abortBeyondLimit
+    }
+
+    /// Whether the body was longer than the limit and the transfer was stopped.
+    var responseTooLarge: Bool { io.tooLarge }
+
     /// libcurl's global state is set up once per process, before the first handle.
     private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
@@ -160,9 +170,10 @@ final class CurlEasy {
         var response: [UInt8] = []
         var observer: Observer?
         var gate: TLSGate?
+        var responseLimit = 512
+        var abortBeyondLimit = false
+        var tooLarge = false
     }
-
-    private static let responseLimit = 512
 
     private static let read: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
         buffer, size, count, context in
@@ -182,7 +193,11 @@ final class CurlEasy {
         let n = size * count
         guard let buffer, let context else { return n }
         let io = Unmanaged<IOContext>.fromOpaque(context).takeUnretainedValue()
-        let keep = min(n, responseLimit - io.response.count)
+        let keep = min(n, io.responseLimit - io.response.count)
+        if keep < n, io.abortBeyondLimit {
+            io.tooLarge = true
+            return 0  // CURLE_WRITE_ERROR: a body beyond the bound is not read on
+        }
         if keep > 0 {
             io.response += UnsafeRawBufferPointer(start: buffer, count: keep)
         }

@@ -83,8 +83,8 @@ public enum ICSExporter {
         return todo
     }
 
-    /// The note, then what the reminder came from.
-    static func description(of r: Reminder) -> String? {
+    /// The note, then what the reminder came from (DESCRIPTION).
+    public static func description(of r: Reminder) -> String? {
         var parts: [String] = []
         if let note = r.note, !note.isEmpty { parts.append(note) }
         if let m = r.message {

@@ -9,6 +9,12 @@ public enum ICSReader {
     /// errors in it (including RFC 5545 restriction violations such as a VTODO
     /// without DTSTAMP).
     public static func todos(in text: String) throws -> [ICSTodo] {
+        try todos(in: text, strict: true)
+    }
+
+    /// The VTODOs of `text`; with `strict` false, errors libical finds inside are
+    /// tolerated (a server's item may come from any client) as long as it parses.
+    public static func todos(in text: String, strict: Bool) throws -> [ICSTodo] {
         guard let root = icalparser_parse_string(text) else {
             throw SimpleError(.dataError, "libical could not parse the calendar")
         }
@@ -16,8 +22,8 @@ public enum ICSReader {
         guard icalcomponent_isa(root) == ICAL_VCALENDAR_COMPONENT else {
             throw SimpleError(.dataError, "the text is not one VCALENDAR")
         }
-        icalrestriction_check(root)
-        let errors = errorsIn(root)
+        if strict { icalrestriction_check(root) }
+        let errors = strict ? errorsIn(root) : []
         if !errors.isEmpty { throw SimpleError(.dataError, "libical found errors: " + errors.joined(separator: "; ")) }
 
         var todos: [ICSTodo] = []
@@ -66,6 +72,13 @@ public enum ICSReader {
         if let p = icalcomponent_get_first_property(c, ICAL_GEO_PROPERTY) {
             let geo = icalproperty_get_geo(p)
             t.geo = (geo.lat, geo.lon)
+        }
+        if let p = icalcomponent_get_first_property(c, ICAL_COMPLETED_PROPERTY) {
+            t.completed = string(icalproperty_get_value_as_string(p))
+        }
+        if let p = icalcomponent_get_first_property(c, ICAL_LASTMODIFIED_PROPERTY) {
+            let time = icalproperty_get_lastmodified(p)
+            if icaltime_is_null_time(time) == 0 { t.lastModified = Int64(icaltime_as_timet_with_zone(time, time.zone ?? icaltimezone_get_utc_timezone())) }
         }
         t.location = string(icalcomponent_get_location(c))
         t.appleLocation = appleLocation(in: c)

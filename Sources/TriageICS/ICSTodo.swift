@@ -8,6 +8,10 @@ public struct ICSTodo: Equatable, Sendable {
     public var description: String?
     /// STATUS (`NEEDS-ACTION`, `COMPLETED`).
     public var status: String?
+    /// COMPLETED as written (a client may set it without STATUS).
+    public var completed: String?
+    /// LAST-MODIFIED in seconds since 1970.
+    public var lastModified: Int64?
     /// DUE as written (`20260304` or `20260304T093000`).
     public var due: String?
     /// DUE's TZID parameter.
@@ -29,7 +33,7 @@ public struct ICSTodo: Equatable, Sendable {
     public init() {}
 
     public static func == (a: ICSTodo, b: ICSTodo) -> Bool {
-        a.uid == b.uid && a.summary == b.summary && a.description == b.description && a.status == b.status
+        a.uid == b.uid && a.completed == b.completed && a.lastModified == b.lastModified && a.summary == b.summary && a.description == b.description && a.status == b.status
             && a.due == b.due && a.dueTZID == b.dueTZID && a.dueIsDate == b.dueIsDate
             && a.geo?.latitude == b.geo?.latitude && a.geo?.longitude == b.geo?.longitude
             && a.location == b.location && a.appleLocation == b.appleLocation && a.alarms == b.alarms

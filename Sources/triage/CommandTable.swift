@@ -11,6 +11,7 @@ enum CommandTable {
         QueueCommand.self,
         RemindCommand.self,
         DigestCommand.self,
+        SyncCommand.self,
         ExportCommand.self,
         InspectCommand.self,
     ]

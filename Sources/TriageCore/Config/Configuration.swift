@@ -15,6 +15,8 @@ public struct Configuration: Sendable {
     public var digest: DigestSection?
     /// `[place NAME]` sections, in file order: each a place whose title is its name.
     public var places: [Place] = []
+    /// `[caldav NAME]` sections, in file order.
+    public var caldav: [CalDAVSection] = []
 
     /// The named places by lower-cased name (`near "office"` finds `[place Office]`).
     public var placesByName: [String: Place] {

@@ -216,6 +216,12 @@ enum RunCommand: Command {
                 context.err("triage: warning: cannot record the run for triage status: \(error.message)\n")
             }
         }
+        // CalDAV sync last (docs/caldav.md): the store is written, so the phone gets this
+        // run's reminders; a failing server is reported and changes only the status.
+        if !options.dryRun && !setup.config.caldav.isEmpty {
+            worst = max(worst, CalDAVService.syncAll(setup: setup, context: context, dryRun: false, verbose: verbose,
+                                                     checkpoint: hook.isArmed ? crashHook : nil))
+        }
         return worst
     }
 

@@ -5,7 +5,8 @@ import Foundation
 /// a crash at any step converges. Checkpoints: each IMAP command's answer, each file
 /// the store puts in place or removes, the runner's steps (fetch, store, flags, move,
 /// journal, state), each journaled COPY without MOVE (journal copy, journal copied),
-/// each webhook POST and the digest delivery. Before dying it says
+/// each webhook POST and the digest delivery; in a CalDAV sync each PUT, DELETE and
+/// MKCALENDAR and each save of the sync state. Before dying it says
 /// which step it was on standard error (`triage: test hook: killed at step 7 (UID COPY)`).
 /// Without the variable it does nothing.
 final class CrashHook: @unchecked Sendable {

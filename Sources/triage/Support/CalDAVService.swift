@@ -1,0 +1,57 @@
+import Foundation
+import TriageCalDAV
+import TriageCore
+import TriageCurl
+
+/// Syncs every `[caldav NAME]` of the configuration (`triage sync`, and the end of
+/// `triage run`): reads each password, runs `CalDAVSync`, prints what it did. A
+/// failing server is reported and the others still sync; the status is the worst.
+enum CalDAVService {
+    /// Syncs all sections; the caller holds the store's lock.
+    static func syncAll(setup: RunSetup, context: Context, dryRun: Bool, verbose: Bool,
+                        checkpoint: (@Sendable (String) -> Void)?) -> ExitStatus {
+        var worst = ExitStatus.ok
+        for section in setup.config.caldav {
+            do {
+                let report = try sync(section, setup: setup, context: context, dryRun: dryRun, verbose: verbose, checkpoint: checkpoint)
+                if verbose || dryRun {
+                    context.out("caldav \(section.name): \(dryRun ? "dry run, nothing changed" : "synced"): "
+                                + "\(report.created) added, \(report.updated) updated, \(report.deleted) deleted on the server; "
+                                + "\(report.changedHere) changed here; \(report.conflicts) conflict(s)\n")
+                }
+                if report.deferred > 0 { worst = max(worst, .tempFail) }
+            } catch let error as TriageError {
+                context.err("triage: caldav \(section.name): \(error.message)\n")
+                worst = max(worst, error.exitStatus)
+            } catch {
+                context.err("triage: caldav \(section.name): \(error)\n")
+                worst = max(worst, .tempFail)
+            }
+        }
+        return worst
+    }
+
+    private static func sync(_ section: CalDAVSection, setup: RunSetup, context: Context, dryRun: Bool, verbose: Bool,
+                             checkpoint: (@Sendable (String) -> Void)?) throws -> CalDAVSync.Report {
+        guard HTTPClient.isSafe(section.url) else {
+            throw SimpleError(.config, "\(setup.config.path): [caldav \(section.name)] url must be https:// (plain http:// only to this machine): "
+                              + "the password would cross the network in clear")
+        }
+        var password = section.password
+        if let command = section.passwordCommand {
+            password = try SecretCommand.run(command, purpose: "password_command of [caldav \(section.name)]",
+                                             section: "[caldav \(section.name)]", timeout: section.commandTimeout)
+        }
+        let http = HTTPClient(trust: TLSTrust(caFile: section.caFile), user: section.user, password: password,
+                              timeout: Double(section.timeout ?? 60))
+        var client = CalDAVClient(http: http)
+        client.checkpoint = checkpoint
+        if verbose {
+            client.trace = { line in context.out("caldav \(section.name): \(ControlCharacters.replaced(in: line))\n") }
+        }
+        var sync = CalDAVSync(section: section, client: client, store: setup.store, timeZone: setup.timeZone, now: context.now)
+        sync.dryRun = dryRun
+        if verbose || dryRun { sync.say = { context.out($0 + "\n") } }
+        return try sync.run()
+    }
+}
