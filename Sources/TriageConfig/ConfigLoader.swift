@@ -97,9 +97,14 @@ public enum ConfigLoader {
             case "caldav" where words.count == 2:
                 guard let index = caldavs.lastIndex(where: { $0.section.name == words[1].trimmingWhitespace }) else { continue }
                 if e.key.hasPrefix("queue."), e.key.count > 6 {
-                    // `queue.rec = LIST NAME`: the queue's own list.
-                    if e.value.isEmpty { values.problem(e.line, "\(e.key) needs a list name") }
-                    caldavs[index].section.queueLists[String(e.key.dropFirst(6))] = e.value
+                    // `queue.rec = LIST NAME`: the queue's own list, quoted like any value.
+                    switch QuotedValue.read(e) {
+                    case .value(let list):
+                        if list.isEmpty { values.problem(e.line, "\(e.key) needs a list name") }
+                        caldavs[index].section.queueLists[String(e.key.dropFirst(6))] = list
+                    case .problem(let message):
+                        values.problem(e.line, message)
+                    }
                     continue
                 }
                 if ConfigKey.read(e, into: &caldavs[index].section, by: SectionKeys.caldav, in: &values) {

@@ -69,4 +69,10 @@ final class ConfigQuotingTests: XCTestCase {
             XCTAssertEqual((error as? ConfigError)?.exitStatus, .config)
         }
     }
+
+    /// `queue.NAME` keys of `[caldav NAME]` are read outside the key table; they are unquoted all the same.
+    func testACalDAVQueueListNameIsUnquotedToo() throws {
+        let config = try ConfigLoader.parse("[triage]\n[caldav phone]\nurl = https://dav.example.test/\nqueue.rec = \" To read ;x\"\n", path: "t.conf")
+        XCTAssertEqual(config.caldav.first?.queueLists["rec"], " To read ;x")
+    }
 }

@@ -94,6 +94,7 @@ final class ManPageTests: XCTestCase {
             ("[account NAME]", SectionKeys.account.map(\.name)),
             ("[place NAME]", SectionKeys.place.map(\.name)),
             ("[digest]", SectionKeys.digest.map(\.name)),
+            ("[caldav NAME]", SectionKeys.caldav.map(\.name)),
             // Every section table of SectionKeys belongs here (the page documents [caldav NAME] too).
         ]
         let headings = text.components(separatedBy: "\n").filter { $0.hasPrefix("   [") }.map { $0.trimmingCharacters(in: .whitespaces) }
