@@ -52,6 +52,11 @@ enum SectionKeys {
         ConfigKey("tls") { s, e, v in s.tlsOff = v.bool(e) == false },
         ConfigKey("timeout") { s, e, v in s.timeout = v.seconds(e) },
         ConfigKey("command_timeout") { s, e, v in s.commandTimeout = v.seconds(e) },
+        ConfigKey("archive") { s, e, v in
+            let folder = e.value.trimmingCharacters(in: .whitespaces)
+            if folder.isEmpty { return v.problem(e.line, "archive is empty; name a folder, or leave it out for the server's \\Archive folder") }
+            s.archive = folder
+        },
     ]
 
     /// `[place NAME]`: a named place for reminders (`near "NAME"`).

@@ -143,7 +143,26 @@ local 127.0.0.4 {
   }
 }
 $(case_blocks)
+$(special_use_block)
 CONF
+}
+
+# SPECIAL-USE folders (RFC 6154), for `archive` (issue 15) and whoever needs a Trash:
+# LIST shows \Archive / \Trash on them. Not created for every user (auto = no): tests
+# that count or suggest folders see no new ones; a test that wants one creates it.
+special_use_block() {
+  cat <<'BLOCK'
+namespace inbox {
+  mailbox Archive {
+    special_use = \Archive
+    auto = no
+  }
+  mailbox Trash {
+    special_use = \Trash
+    auto = no
+  }
+}
+BLOCK
 }
 
 start() {

@@ -132,6 +132,8 @@ enum RunCommand: Command {
                     }
                     printer.missingFolders = Set(missing.map(\.name))
                 }
+                let archive = ArchiveFolder.used(by: setup.rules)
+                    ? try ArchiveFolder.target(for: account, on: connection, create: !options.dryRun) : nil
                 let headerNames = setup.rules?.headerNames ?? []
                 for mailbox in account.mailboxes {
                     // `in:` compares in the rules' folder names: the namespace maps the server's back.
@@ -143,6 +145,7 @@ enum RunCommand: Command {
                         report: printer.report)
                     runner.checkpoint = crashHook
                     runner.parts = parts
+                    runner.archive = archive
                     let outcome = try runner.run(on: connection)
                     for notice in (connection as? IMAPConnection)?.takeNotices() ?? [] {
                         context.err("triage: \(account.name)/\(mailbox): \(notice)\n")
