@@ -2,28 +2,39 @@ import Foundation
 import TriageCore
 import TriageICS
 
-/// `triage export ics [--output FILE]`: the open reminders as iCalendar VTODOs.
+/// `triage export ics [--output FILE]`: the open reminders as iCalendar VTODOs;
+/// `triage export sieve`: the rules a server can run at delivery (`SieveExporter`).
 enum ExportCommand: Command {
     static let spec = CommandSpec(
         name: "export",
-        summary: "export open reminders as iCalendar (.ics)",
-        usage: ["export ics [--output FILE] [--config FILE]"],
+        summary: "export open reminders as iCalendar (.ics), or the rules as a Sieve script",
+        usage: ["export ics [--output FILE] [--config FILE]",
+                "export sieve [--output FILE] [--account NAME] [--config FILE]"],
         about: """
         Writes the open reminders as an iCalendar file (RFC 5545) of VTODOs, for
         Apple Reminders, Thunderbird or Nextcloud Tasks. Each reminder keeps the same
         UID on every export, so importing again updates rather than duplicates.
         Reminders with a place carry GEO, LOCATION, Apple's structured location and a
         proximity alarm (arriving or leaving).
+
+        export sieve writes the rules a mail server can evaluate at delivery exactly
+        as triage does as one Sieve script (fileinto, imap4flags, variables), so
+        mail they file never reaches the inbox (docs/no-push.md). Every rule or
+        term left to triage is listed on standard error with the reason.
         """,
         options: [
             .value("--output", "FILE", help: "write to FILE (mode 0600, replaced atomically) instead of standard output"),
+            .value("--account", "NAME", help: "sieve: the account whose archive = folder archive files into (default: the first)"),
             .config,
         ])
 
     static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
+        if a.positional == ["sieve"] { return try sieve(a, context: context) }
         guard a.positional == ["ics"] else {
-            throw SimpleError(.usage, "export: the only format is ics; usage: triage export ics [--output FILE]")
+            throw SimpleError(.usage, "export: the formats are ics and sieve; usage: triage export ics [--output FILE], "
+                              + "triage export sieve [--output FILE]")
         }
+        if a.value("--account") != nil { throw SimpleError(.usage, "export ics: --account is for export sieve") }
         if let output = a.value("--output") { try FileArgument.checkWritableName(output) }
         let (setup, context) = try RunSetup.load(a, context: context)
         let listing = setup.store.openReminders()
@@ -34,6 +45,40 @@ enum ExportCommand: Command {
             return .ok
         }
         try PrivateFile.write(Data(text.utf8), to: output)
+        return .ok
+    }
+
+    /// `export sieve`: the script on standard output (or `--output`), what is left to
+    /// triage on standard error.
+    private static func sieve(_ a: Arguments, context: Context) throws -> ExitStatus {
+        if let output = a.value("--output") { try FileArgument.checkWritableName(output) }
+        let (setup, context) = try RunSetup.load(a, context: context, withRules: true)
+        guard let rules = setup.rules else { return .config }
+        var account = setup.config.accounts.first
+        if let only = a.value("--account") {
+            account = setup.config.accounts.first { $0.name == only }
+            guard account != nil else { throw SimpleError(.usage, "export: no [account \(only)] in \(setup.config.path)") }
+        }
+        let archive = account?.archive ?? ArchiveFolder.maildirDefault
+        let result = SieveExporter.export(rules, archiveFolder: archive)
+        for (rule, reason) in result.leftToTriage {
+            context.err("triage: export sieve: rule \(String(reflecting: rule.name)) (\(rule.path):\(rule.line)) left to triage: \(reason)\n")
+        }
+        if rules.rules.contains(where: { $0.actions.contains(.archive) }) {
+            context.err("triage: export sieve: archive files into \(String(reflecting: archive))"
+                        + (account?.archive == nil ? " (set archive = FOLDER in the [account] section for another)" : "") + "\n")
+        }
+        let watched = Set(account?.mailboxes ?? ["INBOX"])
+        for folder in result.folders where !watched.contains(folder) && !result.localActions.isEmpty {
+            context.err("triage: export sieve: the script files mail into \(String(reflecting: folder)), which triage run does not read: "
+                        + "add it to mailboxes = in [account \(account?.name ?? "NAME")] so the rules' local actions "
+                        + "(queue, remind, digest, webhook) still happen\n")
+        }
+        guard let output = a.value("--output") else {
+            context.out(result.script)
+            return .ok
+        }
+        try PrivateFile.write(Data(result.script.utf8), to: output)
         return .ok
     }
 }
