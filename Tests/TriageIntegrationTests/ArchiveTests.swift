@@ -100,6 +100,10 @@ final class ArchiveTests: XCTestCase {
         XCTAssertTrue(check.err.contains("triage: account test: rules archive mail, but localhost:\(dovecot.imapsPort) marks no folder "
                                          + "\\Archive (SPECIAL-USE) and [account test] sets no archive = FOLDER"), check.err)
 
+        let dry = try folder.triage(["run", "--all", "--dry-run"])
+        XCTAssertEqual(dry.status, 0, dry.err)
+        XCTAssertTrue(dry.err.contains("marks no folder \\Archive (SPECIAL-USE)"), "a dry run says so too: \(dry.err)")
+
         let run = try folder.triage(["run", "--all"])
         XCTAssertEqual(run.status, 78, "a rule asks what the account cannot do: \(run.err)")
         XCTAssertTrue(run.err.contains("archive"), run.err)

@@ -134,6 +134,10 @@ enum RunCommand: Command {
                 }
                 let archive = ArchiveFolder.used(by: setup.rules)
                     ? try ArchiveFolder.target(for: account, on: connection, create: !options.dryRun) : nil
+                if options.dryRun, archive == nil, ArchiveFolder.used(by: setup.rules) {
+                    // As for a missing move target: say so rather than print "would archive".
+                    context.err("triage: account \(account.name): \(ArchiveFolder.missingLine(account: account, server: connection.serverName))\n")
+                }
                 let headerNames = setup.rules?.headerNames ?? []
                 for mailbox in account.mailboxes {
                     // `in:` compares in the rules' folder names: the namespace maps the server's back.
