@@ -11,6 +11,7 @@ enum CommandTable {
         RemindCommand.self,
         DigestCommand.self,
         ExportCommand.self,
+        DeployCommand.self,
         InspectCommand.self,
     ]
 

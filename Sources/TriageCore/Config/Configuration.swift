@@ -82,6 +82,9 @@ public struct AccountSection: Sendable {
     /// `archive = FOLDER`: where the `archive` action moves mail (as `move` names
     /// folders); nil: the SPECIAL-USE `\Archive` folder, or `Archive` on a Maildir.
     public var archive: String?
+    /// `sieve_port = N`: the ManageSieve port of an IMAP account's host (`triage deploy
+    /// sieve`); nil for 4190 (RFC 5804).
+    public var sievePort: UInt16?
     /// `tls = off` allows plain `imap://` to a loopback host.
     public var tlsOff: Bool = false
     /// `timeout = SECONDS`: how long to wait for the connection, the TLS handshake and

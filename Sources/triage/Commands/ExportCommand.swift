@@ -59,6 +59,18 @@ enum ExportCommand: Command {
             account = setup.config.accounts.first { $0.name == only }
             guard account != nil else { throw SimpleError(.usage, "export: no [account \(only)] in \(setup.config.path)") }
         }
+        let result = sieveScript(rules, account: account, context: context)
+        guard let output = a.value("--output") else {
+            context.out(result.script)
+            return .ok
+        }
+        try PrivateFile.write(Data(result.script.utf8), to: output)
+        return .ok
+    }
+
+    /// The Sieve script of `rules` for `account` (its `archive =`), with what is left to
+    /// triage and the folders `mailboxes =` lacks said on standard error.
+    static func sieveScript(_ rules: CompiledRules, account: AccountSection?, context: Context) -> SieveExporter.Result {
         let archive = account?.archive ?? ArchiveFolder.maildirDefault
         let result = SieveExporter.export(rules, archiveFolder: archive)
         for (rule, reason) in result.leftToTriage {
@@ -74,11 +86,6 @@ enum ExportCommand: Command {
                         + "add it to mailboxes = in [account \(account?.name ?? "NAME")] so the rules' local actions "
                         + "(queue, remind, digest, webhook) still happen\n")
         }
-        guard let output = a.value("--output") else {
-            context.out(result.script)
-            return .ok
-        }
-        try PrivateFile.write(Data(result.script.utf8), to: output)
-        return .ok
+        return result
     }
 }
