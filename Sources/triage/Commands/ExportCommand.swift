@@ -82,9 +82,8 @@ enum ExportCommand: Command {
         }
         let watched = Set(account?.mailboxes ?? ["INBOX"])
         for folder in result.folders where !watched.contains(folder) && !result.localActions.isEmpty {
-            context.err("triage: export sieve: the script files mail into \(String(reflecting: folder)), which triage run does not read: "
-                        + "add it to mailboxes = in [account \(account?.name ?? "NAME")] so the rules' local actions "
-                        + "(queue, remind, digest, webhook) still happen\n")
+            context.err("triage: export sieve: the script files mail into \(String(reflecting: folder)); triage run reads that "
+                        + "folder too (when it exists), so the rules' local actions (queue, remind, digest, webhook) still happen\n")
         }
         return result
     }

@@ -139,7 +139,9 @@ enum RunCommand: Command {
                     context.err("triage: account \(account.name): \(ArchiveFolder.missingLine(account: account, server: connection.serverName))\n")
                 }
                 let headerNames = setup.rules?.headerNames ?? []
-                for mailbox in account.mailboxes {
+                // Folders a deployed Sieve script files into: their mail still needs its local actions.
+                let filed = try SieveFolders.extra(for: account, rules: setup.rules, on: connection)
+                for mailbox in account.mailboxes + filed {
                     // `in:` compares in the rules' folder names: the namespace maps the server's back.
                     let folders = try FolderNames.namespace(for: mailbox, on: connection)
                     var runner = MailboxRunner(
