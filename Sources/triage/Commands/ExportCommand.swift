@@ -9,7 +9,8 @@ enum ExportCommand: Command {
         name: "export",
         summary: "export open reminders as iCalendar (.ics), or the rules as a Sieve script",
         usage: ["export ics [--output FILE] [--config FILE]",
-                "export sieve [--output FILE] [--account NAME] [--config FILE]"],
+                "export sieve [--output FILE] [--account NAME] [--config FILE]",
+                "export gmail-filters [--output FILE] [--config FILE]"],
         about: """
         Writes the open reminders as an iCalendar file (RFC 5545) of VTODOs, for
         Apple Reminders, Thunderbird or Nextcloud Tasks. Each reminder keeps the same
@@ -21,6 +22,10 @@ enum ExportCommand: Command {
         as triage does as one Sieve script (fileinto, imap4flags, variables), so
         mail they file never reaches the inbox (docs/no-push.md). Every rule or
         term left to triage is listed on standard error with the reason.
+
+        export gmail-filters writes the same rules, as far as Gmail's filters can
+        hold them, as the XML Gmail imports (Settings, Filters and blocked
+        addresses, Import filters); what is left to triage is listed likewise.
         """,
         options: [
             .value("--output", "FILE", help: "write to FILE (mode 0600, replaced atomically) instead of standard output"),
@@ -30,9 +35,10 @@ enum ExportCommand: Command {
 
     static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
         if a.positional == ["sieve"] { return try sieve(a, context: context) }
+        if a.positional == ["gmail-filters"] { return try gmailFilters(a, context: context) }
         guard a.positional == ["ics"] else {
-            throw SimpleError(.usage, "export: the formats are ics and sieve; usage: triage export ics [--output FILE], "
-                              + "triage export sieve [--output FILE]")
+            throw SimpleError(.usage, "export: the formats are ics, sieve and gmail-filters; usage: triage export ics [--output FILE], "
+                              + "triage export sieve [--output FILE], triage export gmail-filters [--output FILE]")
         }
         if a.value("--account") != nil { throw SimpleError(.usage, "export ics: --account is for export sieve") }
         if let output = a.value("--output") { try FileArgument.checkWritableName(output) }
@@ -86,5 +92,24 @@ enum ExportCommand: Command {
                         + "folder too (when it exists), so the rules' local actions (queue, remind, digest, webhook) still happen\n")
         }
         return result
+    }
+
+    /// `export gmail-filters`: Gmail's filter XML on standard output (or `--output`).
+    private static func gmailFilters(_ a: Arguments, context: Context) throws -> ExitStatus {
+        if let output = a.value("--output") { try FileArgument.checkWritableName(output) }
+        if a.value("--account") != nil { throw SimpleError(.usage, "export gmail-filters: --account is for export sieve") }
+        let (setup, context) = try RunSetup.load(a, context: context, withRules: true)
+        guard let rules = setup.rules else { return .config }
+        let stamp = ISO8601DateFormatter().string(from: context.now)
+        let result = GmailFilterExporter.export(rules, updated: stamp)
+        for (rule, reason) in result.leftToTriage {
+            context.err("triage: export gmail-filters: rule \(String(reflecting: rule.name)) (\(rule.path):\(rule.line)) left to triage: \(reason)\n")
+        }
+        guard let output = a.value("--output") else {
+            context.out(result.xml)
+            return .ok
+        }
+        try PrivateFile.write(Data(result.xml.utf8), to: output)
+        return .ok
     }
 }
