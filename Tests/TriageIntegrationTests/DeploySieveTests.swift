@@ -99,11 +99,39 @@ final class DeploySieveTests: XCTestCase {
 
     func testTheCertificateIsVerifiedBeforeTheLogin() throws {
         // The system trust store does not know the test CA: refused before the password is sent.
+        let credential = MailCredential.password(user: user, DovecotServer.password)
+        XCTAssertThrowsError(try ManageSieveConnection.connect(host: "localhost", port: dovecot.sievePort, credential: credential,
+                                                               caFile: nil, timeout: 10)) { error in
+            XCTAssertEqual((error as? MailError)?.kind, .tls, "\(error)")
+        }
+        XCTAssertFalse(dovecot.log().contains("managesieve-login: Info: Login: user=<\(user)>"), "no login happened")
+        // triage deploy with that trust: exit 75, nothing uploaded.
         try folder.writeConfig(url: "imaps://localhost:\(dovecot.imapsPort)", user: user, caFile: "/etc/ssl/certs/ca-certificates.crt",
                                accountLines: ["sieve_port": String(dovecot.sievePort)])
         let deploy = try folder.triage(["deploy", "sieve"])
         XCTAssertEqual(deploy.status, 75, deploy.err)
         XCTAssertFalse(FileManager.default.fileExists(atPath: home + "/sieve/triage.sieve"))
-        XCTAssertFalse(dovecot.log().contains("managesieve-login: Info: Login: user=<\(user)>"), "no login happened")
+    }
+
+    /// `archive` files where `run` would move: `archive =` of the account (or the folder
+    /// the server marks `\Archive`, as in the first test); an account with neither is
+    /// refused (78) and nothing is uploaded.
+    func testTheScriptArchivesWhereRunWouldAndRefusesAnAccountWithoutArchive() throws {
+        let other = try dovecot.makeUser("deploy-sieve-archive")
+        try dovecot.createFolders(user: other, ["Archive"])
+        try folder.writeConfig(url: "imaps://localhost:\(dovecot.imapsPort)", user: other, caFile: dovecot.caFile,
+                               accountLines: ["sieve_port": String(dovecot.sievePort), "archive": "Done"])
+        let missing = try folder.triage(["deploy", "sieve"])
+        XCTAssertEqual(missing.status, 0, "archive = Done is taken as written: \(missing.err)")
+        let script = try String(contentsOfFile: dovecot.directory + "/home/" + other + "/sieve/triage.sieve", encoding: .utf8)
+        XCTAssertTrue(script.contains("set \"folder\" \"Done\";"), script)
+
+        let third = try dovecot.makeUser("deploy-sieve-none")
+        try folder.writeConfig(url: "imaps://localhost:\(dovecot.imapsPort)", user: third, caFile: dovecot.caFile,
+                               accountLines: ["sieve_port": String(dovecot.sievePort)])
+        let none = try folder.triage(["deploy", "sieve"])
+        XCTAssertEqual(none.status, 78, none.err)
+        XCTAssertTrue(none.err.contains("marks no folder \\Archive (SPECIAL-USE)"), none.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dovecot.directory + "/home/" + third + "/sieve/triage.sieve"))
     }
 }

@@ -27,9 +27,11 @@ public enum SieveExporter {
         public var localActions: [CompiledRule] = []
     }
 
-    /// Exports `rules`. `identities` is `me`; `archiveFolder` is where `archive` files
-    /// (the account's `archive =`, else `Archive`).
-    public static func export(_ rules: CompiledRules, archiveFolder: String) -> Result {
+    /// Exports `rules` (`me` is their identities). `archiveFolder` is where `archive`
+    /// files (the account's `archive =`, else `Archive`, as the rules name folders);
+    /// `namespace` turns the rules' folder names into the server's for `fileinto`
+    /// (`Lists/dev` is `INBOX.Lists.dev` on Courier); `Result.folders` keeps the rules' names.
+    public static func export(_ rules: CompiledRules, archiveFolder: String, namespace: FolderNamespace = .plain) -> Result {
         var result = Result(script: "")
         let identities = rules.environment.identities.map { $0.lowercased() }
         var blocker: CompiledRule?
@@ -50,7 +52,7 @@ public enum SieveExporter {
             }
             do {
                 let test = try self.test(rule.queryNode, identities: identities)
-                let actions = try self.actions(rule.actions, archiveFolder: archiveFolder, folders: &result.folders)
+                let actions = try self.actions(rule.actions, archiveFolder: archiveFolder, namespace: namespace, folders: &result.folders)
                 body.append("# rule \(comment(rule.name)) (\(comment(rule.path)):\(rule.line))")
                 body.append("if allof (string :is \"${stop}\" \"\", \(test)) {")
                 body += actions.map { "  " + $0 }
@@ -162,7 +164,8 @@ public enum SieveExporter {
 
     // MARK: - Actions
 
-    private static func actions(_ actions: [Action], archiveFolder: String, folders: inout [String]) throws -> [String] {
+    private static func actions(_ actions: [Action], archiveFolder: String, namespace: FolderNamespace,
+                                folders: inout [String]) throws -> [String] {
         var lines: [String] = []
         for action in actions {
             switch action {
@@ -174,9 +177,9 @@ public enum SieveExporter {
                 lines.append("addflag \(quote(keyword));")
             case .move(let folder):
                 guard !folder.contains("{") else { throw Unexportable("move \(quote(folder)): placeholders are filled in by triage") }
-                lines += try fileLines(folder, &folders)
+                lines += try fileLines(folder, namespace, &folders)
             case .archive:
-                lines += try fileLines(archiveFolder, &folders)
+                lines += try fileLines(archiveFolder, namespace, &folders)
             case .markRead:
                 lines.append("if string :is \"${read}\" \"\" { set \"read\" \"1\"; addflag \"\\\\Seen\"; }")
             case .flag:
@@ -193,10 +196,10 @@ public enum SieveExporter {
     }
 
     /// The first folder action wins, as in triage.
-    private static func fileLines(_ folder: String, _ folders: inout [String]) throws -> [String] {
-        guard !folder.contains("${") else { throw Unexportable("folder \(quote(folder)): '${' would be read as a Sieve variable") }
+    private static func fileLines(_ folder: String, _ namespace: FolderNamespace, _ folders: inout [String]) throws -> [String] {
+        let target = namespace.serverName(folder)
+        guard !target.contains("${") else { throw Unexportable("folder \(quote(folder)): '${' would be read as a Sieve variable") }
         if folder.uppercased() != "INBOX", !folders.contains(folder) { folders.append(folder) }
-        let target = folder.uppercased() == "INBOX" ? "INBOX" : folder
         return ["if string :is \"${folder}\" \"\" { set \"folder\" \(quote(target)); }"]
     }
 

@@ -55,8 +55,22 @@ enum DeployCommand: Command {
         guard case .imap(let url) = account.endpoint else {
             throw SimpleError(.usage, "deploy: [account \(account.name)] is a Maildir; Sieve runs on a mail server")
         }
-        let script = ExportCommand.sieveScript(rules, account: account, context: context).script
         let credential = try RunCommand.credential(for: account)
+        // The server's own names: its archive folder (as `run` finds it) and its namespace.
+        let imap = try RunCommand.connect(account, credential: .success(credential), context: context, verbose: false)
+        defer { imap.close() }
+        if (imap as? IMAPConnection)?.isGmail ?? false {
+            throw SimpleError(.config, "deploy: \(imap.serverName) is Gmail, which runs no Sieve; use triage export gmail-filters")
+        }
+        var archive: String?
+        if ArchiveFolder.used(by: rules) {
+            guard case .folder(let folder)? = try ArchiveFolder.target(for: account, on: imap, create: false) else {
+                throw SimpleError(.config, "deploy: account \(account.name): \(ArchiveFolder.missingLine(account: account, server: imap.serverName))")
+            }
+            archive = folder
+        }
+        let namespace = try FolderNames.namespace(for: "Archive", on: imap)
+        let script = ExportCommand.sieveScript(rules, account: account, archive: archive, namespace: namespace, context: context).script
         let connection = try ManageSieveConnection.connect(host: url.host, port: account.sievePort ?? 4190, credential: credential,
                                                            caFile: account.caFile, timeout: account.timeout ?? 30)
         defer { connection.close() }

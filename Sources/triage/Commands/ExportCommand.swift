@@ -76,15 +76,17 @@ enum ExportCommand: Command {
 
     /// The Sieve script of `rules` for `account` (its `archive =`), with what is left to
     /// triage and the folders `mailboxes =` lacks said on standard error.
-    static func sieveScript(_ rules: CompiledRules, account: AccountSection?, context: Context) -> SieveExporter.Result {
-        let archive = account?.archive ?? ArchiveFolder.maildirDefault
-        let result = SieveExporter.export(rules, archiveFolder: archive)
+    /// `archive` and `namespace` are the server's, when `deploy` asked it.
+    static func sieveScript(_ rules: CompiledRules, account: AccountSection?, archive found: String? = nil,
+                            namespace: FolderNamespace = .plain, context: Context) -> SieveExporter.Result {
+        let archive = found ?? account?.archive ?? ArchiveFolder.maildirDefault
+        let result = SieveExporter.export(rules, archiveFolder: archive, namespace: namespace)
         for (rule, reason) in result.leftToTriage {
             context.err("triage: export sieve: rule \(String(reflecting: rule.name)) (\(rule.path):\(rule.line)) left to triage: \(reason)\n")
         }
         if rules.rules.contains(where: { $0.actions.contains(.archive) }) {
             context.err("triage: export sieve: archive files into \(String(reflecting: archive))"
-                        + (account?.archive == nil ? " (set archive = FOLDER in the [account] section for another)" : "") + "\n")
+                        + (account?.archive == nil && found == nil ? " (set archive = FOLDER in the [account] section for another)" : "") + "\n")
         }
         let watched = Set(account?.mailboxes ?? ["INBOX"])
         for folder in result.folders where !watched.contains(folder) && !result.localActions.isEmpty {
