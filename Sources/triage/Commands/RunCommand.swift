@@ -140,7 +140,7 @@ enum RunCommand: Command {
                 }
                 let headerNames = setup.rules?.headerNames ?? []
                 // Folders a deployed Sieve script files into: their mail still needs its local actions.
-                let filed = try SieveFolders.extra(for: account, rules: setup.rules, on: connection)
+                let filed = try SieveFolders.extra(for: account, rules: setup.rules, archive: archive, on: connection)
                 for mailbox in account.mailboxes + filed {
                     // `in:` compares in the rules' folder names: the namespace maps the server's back.
                     let folders = try FolderNames.namespace(for: mailbox, on: connection)

@@ -7,10 +7,14 @@ import TriageIMAP
 enum SieveFolders {
     /// Those of the account's script folders that `mailboxes =` lacks and that exist on
     /// the account (none on Gmail, which runs no Sieve). A LIST on IMAP, only when the
-    /// rules file into some folder at all.
-    static func extra(for account: AccountSection, rules: CompiledRules?, on connection: MailConnection) throws -> [String] {
+    /// rules file into some folder at all. `archive` is where `archive` goes on the account
+    /// (`ArchiveFolder.target`), as `deploy sieve` wrote it into the script.
+    static func extra(for account: AccountSection, rules: CompiledRules?, archive: ArchiveTarget?,
+                      on connection: MailConnection) throws -> [String] {
         guard let rules, !((connection as? IMAPConnection)?.isGmail ?? false) else { return [] }
-        let folders = SieveExporter.export(rules, archiveFolder: account.archive ?? ArchiveFolder.maildirDefault).folders
+        var archiveFolder = account.archive ?? ArchiveFolder.maildirDefault
+        if case .folder(let folder)? = archive { archiveFolder = folder }
+        let folders = SieveExporter.export(rules, archiveFolder: archiveFolder).folders
         let named = Set(account.mailboxes.map { $0.uppercased() == "INBOX" ? "INBOX" : $0 })
         let wanted = folders.filter { !named.contains($0) }
         guard !wanted.isEmpty else { return [] }
