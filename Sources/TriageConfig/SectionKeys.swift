@@ -58,6 +58,17 @@ enum SectionKeys {
         ConfigKey("tls") { s, e, v in s.tlsOff = v.bool(e) == false },
         ConfigKey("timeout") { s, e, v in s.timeout = v.seconds(e) },
         ConfigKey("command_timeout") { s, e, v in s.commandTimeout = v.seconds(e) },
+        ConfigKey("archive") { s, e, v in
+            let folder = e.value.trimmingCharacters(in: .whitespaces)
+            if folder.isEmpty { return v.problem(e.line, "archive is empty; name a folder, or leave it out for the server's \\Archive folder") }
+            s.archive = folder
+        },
+        ConfigKey("sieve_port") { s, e, v in
+            guard let port = UInt16(e.value.trimmingCharacters(in: .whitespaces)), port > 0 else {
+                return v.problem(e.line, "sieve_port must be a port number (1-65535; ManageSieve's usual port is 4190), not '\(e.value)'")
+            }
+            s.sievePort = port
+        },
     ]
 
     /// `[place NAME]`: a named place for reminders (`near "NAME"`).

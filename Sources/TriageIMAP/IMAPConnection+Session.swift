@@ -173,23 +173,10 @@ extension IMAPConnection {
     }
 
     private func verifyCertificate() throws {
-        guard let stream = session?.pointee.imap_stream,
-              let chain = mailstream_low_get_certificate_chain(mailstream_get_low(stream)) else {
+        guard let stream = session?.pointee.imap_stream else {
             throw MailError(.tls, server: serverName, "no certificate chain after the TLS handshake")
         }
-        defer { mailstream_certificate_chain_free(chain) }
-        var certificates: [[UInt8]] = []
-        for index in 0..<Int(chain.pointee.len) {
-            guard let element = chain.pointee.array[index] else { continue }
-            let string = element.assumingMemoryBound(to: MMAPString.self)
-            guard let bytes = string.pointee.str else { continue }
-            certificates.append(Array(UnsafeRawBufferPointer(start: bytes, count: string.pointee.len)))
-        }
-        do {
-            try CertificatePolicy(caFile: settings.caFile).check(chain: certificates, host: settings.url.host)
-        } catch {
-            throw MailError(error.kind == .configuration ? .configuration : .tls, server: serverName, error.reason)
-        }
+        try StreamCertificate.verify(stream, caFile: settings.caFile, host: settings.url.host, server: serverName)
         tracer?.note("certificate verified for \(settings.url.host)")
     }
 

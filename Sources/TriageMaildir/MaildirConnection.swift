@@ -175,6 +175,21 @@ public final class MaildirConnection: MailConnection {
         return .rename
     }
 
+    /// Makes the folder `name` (its `cur/`, `new/` and `tmp/`, private) unless it exists:
+    /// the default `Archive` of a Maildir account, which the user never named.
+    public func createFolder(_ name: String) throws {
+        let target = path(of: name)
+        for sub in ["cur", "new", "tmp"] where !FileManager.default.fileExists(atPath: target + "/" + sub) {
+            do {
+                try FileManager.default.createDirectory(atPath: target + "/" + sub, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw MailError(.configuration, server: serverName,
+                                "cannot create the folder \(name) (\(target)): \(error.localizedDescription); create it yourself")
+            }
+        }
+    }
+
     public func close() {
         folder = nil
         paths = [:]

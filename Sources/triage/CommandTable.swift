@@ -13,6 +13,7 @@ enum CommandTable {
         DigestCommand.self,
         SyncCommand.self,
         ExportCommand.self,
+        DeployCommand.self,
         InspectCommand.self,
     ]
 

@@ -7,7 +7,8 @@
 #   dovecot.sh adduser DIR NAME [PASSWORD]   add a login; usable about a second
 #                          later (Dovecot looks at passwd-file at most once a second)
 #
-# Listeners (ports in DIR/ports as `imaps=N` and `imap=N`, one pair for all IPs):
+# Listeners (ports in DIR/ports as `imaps=N` and `imap=N`, one pair for all IPs; `sieve=N`
+# for ManageSieve on 127.0.0.1 only, see sieve_block):
 #   127.0.0.1  certificate for localhost / 127.0.0.1 from the test CA (DIR/ssl/ca.pem)
 #   127.0.0.2  certificate from the test CA for wrong.example.test only (wrong host name)
 #   127.0.0.3  certificate for localhost / 127.0.0.3 from an unknown CA
@@ -69,7 +70,7 @@ case_blocks() {
   done <"$dir/ssl/tls-cases"
 }
 
-write_config() { # IMAP_PORT IMAPS_PORT
+write_config() { # IMAP_PORT IMAPS_PORT MANAGESIEVE_PORT
   local addrs="127.0.0.1, 127.0.0.2, 127.0.0.3, 127.0.0.4, 127.0.0.5"
   addrs+=$(awk '{printf ", %s", $2}' "$dir/ssl/tls-cases")
   cat >"$dir/dovecot.conf" <<CONF
@@ -143,16 +144,56 @@ local 127.0.0.4 {
   }
 }
 $(case_blocks)
-# --- Digest commands (docs/digest.md): a folder named Trash is the SPECIAL-USE
-# \Trash folder, where triage moves the command messages it handled. Not made
-# automatically (auto = no): the tests that want it CREATE it.
-namespace inbox {
-  mailbox Trash {
-    special_use = \Trash
+# Archive and Trash (SPECIAL-USE, not made automatically: tests CREATE them) for
+# archive and the digest's command messages; Sieve/LMTP/ManageSieve for deploy.
+$(special_use_block)
+$(sieve_block "$3")
+CONF
+}
+
+# SPECIAL-USE folders (RFC 6154), for `archive` (issue 15) and whoever needs a Trash:
+# LIST shows \Archive / \Trash on them. Not created for every user (auto = no): tests
+# that count or suggest folders see no new ones; a test that wants one creates it.
+# Sieve (issue 15): ManageSieve on 127.0.0.1 (port `sieve=N` in DIR/ports, STARTTLS with
+# the test certificate), LMTP delivery on DIR/run/lmtp running each user's active script
+# (~/sieve/, active one linked from ~/.dovecot.sieve). Needs dovecot-sieve,
+# dovecot-managesieved and dovecot-lmtpd (scripts/install-deps --test).
+sieve_block() { # MANAGESIEVE_PORT
+  cat <<BLOCK
+protocols = \$protocols sieve lmtp
+service managesieve-login {
+  inet_listener sieve {
+    address = 127.0.0.1
+    port = $1
   }
 }
-# --- end of digest commands
-CONF
+service lmtp {
+  unix_listener lmtp {
+    mode = 0666
+  }
+}
+protocol lmtp {
+  mail_plugins = \$mail_plugins sieve
+}
+plugin {
+  sieve = file:~/sieve;active=~/.dovecot.sieve
+}
+BLOCK
+}
+
+special_use_block() {
+  cat <<'BLOCK'
+namespace inbox {
+  mailbox Archive {
+    special_use = \Archive
+    auto = no
+  }
+  mailbox Trash {
+    special_use = \Trash
+    auto = no
+  }
+}
+BLOCK
 }
 
 start() {
@@ -174,11 +215,11 @@ start() {
       "$mail_uid" "$mail_gid" "$dir/home/keywords20@example.test" >>"$dir/users"
     chown "$mail_uid:$mail_gid" "$dir/home"
   fi
-  serve Dovecot dovecot.log launch started imap imaps
+  serve Dovecot dovecot.log launch started imap imaps sieve
 }
 
-launch() { # IMAP_PORT IMAPS_PORT
-  write_config "$1" "$2"
+launch() { # IMAP_PORT IMAPS_PORT MANAGESIEVE_PORT
+  write_config "$1" "$2" "$3"
   # Dovecot keeps the caller's stderr after daemonising: redirect everything.
   dovecot -c "$dir/dovecot.conf" </dev/null >>"$dir/dovecot.log" 2>&1
 }

@@ -56,7 +56,11 @@ final class RuleLoaderTests: XCTestCase {
         money.to = [Address(address: "me@example.test")]
         money.server.labels = ["money"]
         let now = Date(timeIntervalSince1970: 1_772_463_600)
-        XCTAssertEqual(RuleEvaluator.evaluate(ccOnly, rules: rules, now: now).planned.map(\.action), [.label("no push"), .digest(section: "FYI")])
+        XCTAssertEqual(RuleEvaluator.evaluate(ccOnly, rules: rules, now: now).planned.map(\.action),
+                       [.label("no push"), .archive, .digest(section: "FYI")], "out of the inbox: no push")
+        var ccList = ccOnly
+        ccList.listID = "dev.lists.example"
+        XCTAssertEqual(RuleEvaluator.evaluate(ccList, rules: rules, now: now).planned.map(\.action), [], "lists are left to list rules")
         XCTAssertEqual(RuleEvaluator.evaluate(money, rules: rules, now: now).planned.map(\.action), [.queue(name: "rec", inDays: nil)])
 
         // Every rule is introduced by a comment, and the suggested rules compile once uncommented.

@@ -18,8 +18,8 @@ final class ExampleRulesTests: XCTestCase {
         "team-lunch.99812@example.test": ["cc is for information only"],
         "benefits-2027.hr@example.test": ["cc is for information only"],
         "CAF=dpa-reply-77@mail.partner.example": ["cc is for information only"],
-        "acme/triage/pull/88@code.example": ["cc is for information only", "notifications"],
-        "bench-results.olu.2@oss.example": ["cc is for information only", "lists stay out of the inbox"],
+        "acme/triage/pull/88@code.example": ["notifications"],
+        "bench-results.olu.2@oss.example": ["lists stay out of the inbox"],
         "rel24-branch.priya@oss.example": ["lists stay out of the inbox"],
         "flaky-arm64.1@oss.example": ["lists stay out of the inbox"],
         "flaky-arm64.2@oss.example": ["lists stay out of the inbox"],
@@ -88,11 +88,11 @@ final class ExampleRulesTests: XCTestCase {
             let object = objects.first { $0["message_id"] as? String == id }!
             return (object["matched"] as! [[String: Any]]).flatMap { $0["actions"] as! [[String: Any]] }
         }
-        // cc:me -to:me -> label "no push", digest "FYI"
+        // cc:me -to:me -list:* -> label "no push", archive, digest "FYI"
         let cc = actions("design-review.storage.4411@example.test")
-        XCTAssertEqual(cc.map { $0["type"] as! String }, ["label", "digest"])
+        XCTAssertEqual(cc.map { $0["type"] as! String }, ["label", "archive", "digest"])
         XCTAssertEqual(cc[0]["name"] as? String, "no push")
-        XCTAssertEqual(cc[1]["section"] as? String, "FYI")
+        XCTAssertEqual(cc[2]["section"] as? String, "FYI")
         // remind "Reply to {from.name}: {subject}" in 2 days, flag
         let boss = actions("q4-planning.20261102081244.7731@example.test")
         XCTAssertEqual(boss.map { $0["type"] as! String }, ["remind", "flag"])
@@ -112,6 +112,41 @@ final class ExampleRulesTests: XCTestCase {
         // from:{bank.example shop.example} subject:(receipt OR invoice) -> queue rec
         let receipt = actions("inv-2026-1107@bank.example")
         XCTAssertTrue(receipt.contains { $0["type"] as? String == "queue" && $0["queue"] as? String == "rec" })
+    }
+
+    /// `triage run --all` on a copy of the demo (as `scripts/demo` runs it): the shipped
+    /// cc rule archives the cc-only mail into the Maildir's `Archive` (made on first
+    /// use), with its label, and each lands in the digest's FYI once; a rerun moves
+    /// nothing more and writes nothing twice.
+    func testTheDemoArchivesCcOnlyMailIntoTheMaildirArchive() throws {
+        let dir = NSTemporaryDirectory() + "triage-demo-archive-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: Self.root + "/Examples/demo", toPath: dir + "/demo")
+        try FileManager.default.copyItem(atPath: Self.root + "/Rules", toPath: dir + "/Rules")
+        let conf = dir + "/demo/triage.conf"
+        let text = try String(contentsOfFile: conf, encoding: .utf8).replacingOccurrences(of: "../../Rules", with: "../Rules")
+        try text.write(toFile: conf, atomically: true, encoding: .utf8)
+        try Spawn.run(["/bin/chmod", "-R", "go-w", dir])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/demo/Maildir/.Archive"), "the demo ships no Archive")
+        let run = try TriageProcess.run(["run", "--all", "--now", "2026-11-30T12:00:00-06:00", "--config", conf])
+        XCTAssertEqual(run.status, 0, run.err)
+        func archived() throws -> [String] {
+            try ["cur", "new"].flatMap { sub in
+                try FileManager.default.contentsOfDirectory(atPath: dir + "/demo/Maildir/.Archive/" + sub)
+                    .filter { !$0.hasPrefix(".") }.map { try String(contentsOfFile: dir + "/demo/Maildir/.Archive/" + sub + "/" + $0, encoding: .utf8) }
+            }
+        }
+        let ids = try archived().compactMap { text in
+            text.split(separator: "\n").first { $0.lowercased().hasPrefix("message-id:") }.map { $0.dropFirst(11).trimmingCharacters(in: .whitespaces) }
+        }.sorted()
+        XCTAssertEqual(ids, ["<CAF=dpa-reply-77@mail.partner.example>", "<benefits-2027.hr@example.test>",
+                             "<design-review.storage.4411@example.test>", "<team-lunch.99812@example.test>"])
+        let keywords = (try? String(contentsOfFile: dir + "/demo/Maildir/.Archive/dovecot-keywords", encoding: .utf8)) ?? ""
+        XCTAssertTrue(keywords.contains("no_push"), "the label went along: \(keywords)")
+        let again = try TriageProcess.run(["run", "--all", "--now", "2026-11-30T12:00:00-06:00", "--config", conf])
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertEqual(try archived().count, 4)
     }
 
     /// The shipped rules and the demo's pass `triage check` without an error or a

@@ -47,6 +47,23 @@ final class IMAPScriptedServerTests: XCTestCase {
         XCTAssertFalse(commands.contains { $0.contains("no+20push") })
     }
 
+    /// `archive` on Gmail (X-GM-EXT-1) removes the `\\Inbox` label, as Gmail's Archive
+    /// button does, even though X-GM-LABELS never lists the open mailbox's own label;
+    /// nothing is moved and the message keeps its other labels.
+    func testArchiveOnGmailRemovesTheInboxLabelThroughTriageRun() throws {
+        let server = try FakeIMAPServer(.gmail, dovecot: dovecot)
+        defer { server.stop() }
+        let folder = try TestFolder("gmail-archive", rules: "rule \"quiet\" when from:alice@example.test then archive, label \"quiet\"\n")
+        defer { folder.remove() }
+        try folder.writeConfig(url: "imaps://localhost:\(server.port)", user: "me@gmail.example", caFile: dovecot.caFile)
+        let run = try folder.triage(["run", "--all"])
+        XCTAssertEqual(run.status, 0, run.err)
+        let commands = server.commands
+        XCTAssertTrue(commands.contains { $0.hasSuffix("UID STORE 1 -X-GM-LABELS.SILENT (\"\\\\Inbox\")") }, "\(commands)")
+        XCTAssertTrue(commands.contains { $0.hasSuffix("UID STORE 1 +X-GM-LABELS.SILENT (quiet)") }, "\(commands)")
+        XCTAssertFalse(commands.contains { $0.contains("MOVE") || $0.contains("COPY") || $0.contains("LIST") }, "\(commands)")
+    }
+
     func testXOAUTH2SendsTheTokenAndHidesItFromTheTrace() throws {
         let server = try FakeIMAPServer(.gmail, dovecot: dovecot)
         defer { server.stop() }

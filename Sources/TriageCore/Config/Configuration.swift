@@ -96,6 +96,12 @@ public struct AccountSection: Sendable {
     public var mailboxes: [String] = ["INBOX"]
     /// An extra trust anchor (PEM), absolute path.
     public var caFile: String?
+    /// `archive = FOLDER`: where the `archive` action moves mail (as `move` names
+    /// folders); nil: the SPECIAL-USE `\Archive` folder, or `Archive` on a Maildir.
+    public var archive: String?
+    /// `sieve_port = N`: the ManageSieve port of an IMAP account's host (`triage deploy
+    /// sieve`); nil for 4190 (RFC 5804).
+    public var sievePort: UInt16?
     /// `tls = off` allows plain `imap://` to a loopback host.
     public var tlsOff: Bool = false
     /// `timeout = SECONDS`: how long to wait for the connection, the TLS handshake and

@@ -24,7 +24,7 @@ public struct MessageParts: OptionSet, Hashable, Sendable {
     public static func needed(by action: Action) -> MessageParts {
         switch action {
         case .queue, .remind, .digest, .webhook: return .text
-        case .label, .unlabel, .move, .markRead, .markUnread, .flag, .stop: return []
+        case .label, .unlabel, .move, .archive, .markRead, .markUnread, .flag, .stop: return []
         }
     }
 }

@@ -19,6 +19,9 @@ public enum Action: Hashable, Sendable {
     case unlabel(String)
     /// Move to a folder.
     case move(String)
+    /// Out of the inbox: on Gmail the `\Inbox` label is removed, elsewhere the
+    /// message moves to the account's archive folder (`ArchiveTarget`).
+    case archive
     /// Mark read (`\Seen`).
     case markRead
     /// Mark unread.

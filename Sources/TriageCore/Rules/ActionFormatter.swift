@@ -6,6 +6,7 @@ public enum ActionFormatter {
         case .label(let name): return "label \(quote(name))"
         case .unlabel(let name): return "unlabel \(quote(name))"
         case .move(let folder): return "move \(quote(folder))"
+        case .archive: return "archive"
         case .markRead: return "mark read"
         case .markUnread: return "mark unread"
         case .flag: return "flag"
@@ -45,6 +46,7 @@ public enum ActionFormatter {
         case .markRead: return object("mark", [("state", .string("read"))])
         case .markUnread: return object("mark", [("state", .string("unread"))])
         case .flag: return object("flag")
+        case .archive: return object("archive")
         case .queue(let name, let days):
             return object("queue", [("queue", .string(name)), ("due", .string(today.adding(days: days ?? 0).iso))])
         case .remind(let spec):

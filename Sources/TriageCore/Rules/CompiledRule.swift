@@ -11,5 +11,7 @@ public struct CompiledRule: Sendable {
     public let actions: [Action]
     /// The query as written, normalised (for listings).
     public let query: String
+    /// The parsed query, for what translates it (`SieveExporter`).
+    public var queryNode: QueryNode = .invalid
     let root: Int32
 }

@@ -29,8 +29,9 @@ public enum RuleCompiler {
                 return compileTerm(term, path: rule.path, environment: environment, program: &program, vocabulary: &vocabulary,
                                    keepsText: &keepsText, headerNames: &headerNames, diagnostics: &diagnostics)
             }
-            let made = CompiledRule(name: rule.name, path: rule.path, line: rule.nameSpan.line, actions: rule.actions,
+            var made = CompiledRule(name: rule.name, path: rule.path, line: rule.nameSpan.line, actions: rule.actions,
                                     query: rule.query.display, root: root)
+            made.queryNode = rule.query
             compiled.append(made)
             if readsImportant { importantRules.append(made) }
         }

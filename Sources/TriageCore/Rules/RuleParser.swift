@@ -514,7 +514,7 @@ public struct RuleParser {
 
     // MARK: - Actions
 
-    private static let actionNames = ["label", "unlabel", "move", "mark", "flag", "queue", "remind", "digest", "webhook", "stop"]
+    private static let actionNames = ["label", "unlabel", "move", "archive", "mark", "flag", "queue", "remind", "digest", "webhook", "stop"]
 
     private mutating func parseActions() throws -> [Action] {
         var actions: [Action] = []
@@ -554,6 +554,7 @@ public struct RuleParser {
             if peek.isWord("unread") { advance(); return .markUnread }
             throw error(expectedSpan, "mark needs 'read' or 'unread', found \(peek.quoted)")
         case "flag": return .flag
+        case "archive": return .archive
         case "stop": return .stop
         case "queue":
             let nameToken = peek

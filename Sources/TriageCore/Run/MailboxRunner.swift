@@ -36,6 +36,9 @@ public struct MailboxRunner {
     public var checkpoint: (String) -> Void = { _ in }
     /// The digest's command messages, recognised in INBOX before the rules; nil: none.
     public var commands: DigestCommandInbox?
+    /// Where `archive` takes a message on this account (`ArchiveTarget`); nil when the
+    /// account has no archive folder: such messages stay and are reported in Problems.
+    public var archive: ArchiveTarget?
 
     /// Creates a runner.
     public init(account: String, mailbox: String, store: Store, options: RunOptions, now: Date,
@@ -296,7 +299,7 @@ public struct MailboxRunner {
             for planned in actions {
                 plan.records.add(planned.action, rule: planned.rule, message: message, created: plan.created)
             }
-            plan.server.add(actions, uid: uid, facts: message.server, mailbox: mailbox)
+            plan.server.add(actions, uid: uid, facts: message.server, mailbox: mailbox, archive: archive)
             plan.messages[uid] = message
         }
         return plan
@@ -339,6 +342,15 @@ public struct MailboxRunner {
                                    problem: "could not \(what): the server refused it (\(refusal.error.detail))",
                                    key: "could not \(what): refused", created: created)
             }
+        }
+        if !plan.server.unarchived.isEmpty {
+            let reason = "no archive folder: set archive = FOLDER in [account \(account)], or give a folder the "
+                + "SPECIAL-USE \\Archive attribute on the server"
+            outcome.failedActions.append(reason)
+            report(.actionFailed(account: account, mailbox: mailbox, uids: plan.server.unarchived, action: "archive", reason: reason))
+            try reportInDigest(plan.server.unarchived.compactMap { plan.messages[$0] },
+                               problem: "could not archive: the account has no archive folder (set archive = FOLDER in its "
+                                   + "[account] section)", key: "could not archive: no archive folder", created: created)
         }
         let journal = pass.journal
         var writer: MoveJournalWriter?

@@ -5,6 +5,9 @@ public enum ServerEffect: Hashable, Sendable {
     case change(FlagChange)
     /// Move the message to `folder` (nothing when that is the mailbox it is in).
     case move(folder: String)
+    /// Out of the inbox, the account's way (`ArchiveTarget`): a `\Inbox` label removed
+    /// on Gmail, a move to the archive folder elsewhere.
+    case archive
 }
 
 extension Action {
@@ -18,6 +21,7 @@ extension Action {
         case .markUnread: return .change(FlagChange(.remove, flags: ["\\Seen"]))
         case .flag: return .change(FlagChange(.add, flags: ["\\Flagged"]))
         case .move(let folder): return .move(folder: folder)
+        case .archive: return .archive
         case .queue, .remind, .digest, .webhook, .stop: return nil
         }
     }

@@ -8,15 +8,33 @@ public struct ServerPlan: Sendable {
     public private(set) var changes: [(change: FlagChange, uids: [UInt32])] = []
     /// Moves by target folder, in the order first planned.
     public private(set) var moves: [(folder: String, uids: [UInt32])] = []
+    /// Messages to archive on an account without an archive folder: they stay where
+    /// they are and are reported.
+    public private(set) var unarchived: [UInt32] = []
 
     /// Creates an empty plan.
     public init() {}
 
     /// Adds what `actions` ask of the message `uid`, whose current flags and labels
-    /// are in `facts`, open in `mailbox`.
-    public mutating func add(_ actions: [PlannedAction], uid: UInt32, facts: ServerFacts, mailbox: String) {
+    /// are in `facts`, open in `mailbox`. `archive` is where `archive` goes on this
+    /// account (nil: nowhere, the message goes to `unarchived`).
+    public mutating func add(_ actions: [PlannedAction], uid: UInt32, facts: ServerFacts, mailbox: String,
+                             archive: ArchiveTarget? = nil) {
         for planned in actions {
-            guard let effect = planned.action.serverEffect else { continue }
+            guard var effect = planned.action.serverEffect else { continue }
+            if case .archive = effect {
+                guard let archive else {
+                    unarchived.append(uid)
+                    continue
+                }
+                if archive == .removeInboxLabel {
+                    // Sent whatever the facts say: Gmail leaves the open mailbox's own label
+                    // (\Inbox in INBOX) out of X-GM-LABELS; removing it twice changes nothing.
+                    append(FlagChange(.remove, labels: [ArchiveTarget.gmailInboxLabel]), uid)
+                    continue
+                }
+                effect = archive.effect
+            }
             switch effect {
             case .change(let change):
                 if let needed = ServerPlan.remaining(change, facts: facts) { append(needed, uid) }
@@ -26,7 +44,7 @@ public struct ServerPlan: Sendable {
                 } else {
                     moves.append((folder, [uid]))
                 }
-            case .move:
+            case .move, .archive:
                 break
             }
         }
@@ -50,7 +68,7 @@ public struct ServerPlan: Sendable {
     }
 
     /// Whether there is nothing to send.
-    public var isEmpty: Bool { changes.isEmpty && moves.isEmpty }
+    public var isEmpty: Bool { changes.isEmpty && moves.isEmpty && unarchived.isEmpty }
 
     private mutating func append(_ change: FlagChange, _ uid: UInt32) {
         if let i = changes.firstIndex(where: { $0.change == change }) {

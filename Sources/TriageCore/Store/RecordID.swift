@@ -41,6 +41,7 @@ public enum RecordID {
         case .markRead: return "read"
         case .markUnread: return "unread"
         case .flag: return "flag"
+        case .archive: return "archive"
         case .webhook(let url): return "webhook\u{0}" + url
         case .stop: return "stop"
         }

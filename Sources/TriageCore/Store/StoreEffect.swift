@@ -21,7 +21,7 @@ extension Action {
         case .remind(let spec): return .reminder(spec)
         case .digest(let section): return .digestEntry(section: section)
         case .webhook(let url): return .webhookDelivery(url: url)
-        case .label, .unlabel, .move, .markRead, .markUnread, .flag, .stop: return nil
+        case .label, .unlabel, .move, .archive, .markRead, .markUnread, .flag, .stop: return nil
         }
     }
 }

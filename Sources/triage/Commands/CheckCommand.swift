@@ -2,6 +2,7 @@ import Foundation
 import TriageConfig
 import TriageCore
 import TriageIMAP
+import TriageMaildir
 
 /// `triage check [--config FILE]`: validates the configuration and every rule file.
 enum CheckCommand: Command {
@@ -74,6 +75,27 @@ enum CheckCommand: Command {
                 for folder in missing {
                     context.err("triage: account \(account.name): \(try FolderNames.missingLine(folder, on: connection)); create it or fix the rule\n")
                     worst = max(worst, .config)
+                }
+                // Archive: where it goes (Gmail: the \Inbox label), and that the folder is there.
+                if ArchiveFolder.used(by: rules) {
+                    switch try ArchiveFolder.target(for: account, on: connection, create: false) {
+                    case nil:
+                        context.err("triage: account \(account.name): \(ArchiveFolder.missingLine(account: account, server: server))\n")
+                        worst = max(worst, .config)
+                    case .removeInboxLabel?:
+                        context.out("\(account.name): archive removes the \\Inbox label on \(server) (Gmail)\n")
+                    case .folder(let folder)?:
+                        context.out("\(account.name): archive moves to \(String(reflecting: folder)) on \(server)\n")
+                        // A Maildir's default Archive is made by the first run that archives.
+                        let madeByRun = connection is MaildirConnection && account.archive == nil
+                        if !madeByRun, !names.contains(folder) {
+                            for gone in try FolderNames.missing([folder], existing: existing, on: connection) {
+                                context.err("triage: account \(account.name): \(try FolderNames.missingLine(gone, on: connection)); "
+                                            + "create it or fix archive = in [account \(account.name)]\n")
+                                worst = max(worst, .config)
+                            }
+                        }
+                    }
                 }
                 // Labels: a server whose PERMANENTFLAGS lack \* takes no new keywords. Only SELECT
                 // says so (EXAMINE's PERMANENTFLAGS are empty); SELECT changes no message.

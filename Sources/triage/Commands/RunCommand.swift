@@ -156,9 +156,17 @@ enum RunCommand: Command {
                     }
                     printer.missingFolders = Set(missing.map(\.name))
                 }
+                let archive = ArchiveFolder.used(by: setup.rules)
+                    ? try ArchiveFolder.target(for: account, on: connection, create: !options.dryRun) : nil
+                if options.dryRun, archive == nil, ArchiveFolder.used(by: setup.rules) {
+                    // As for a missing move target: say so rather than print "would archive".
+                    context.err("triage: account \(account.name): \(ArchiveFolder.missingLine(account: account, server: connection.serverName))\n")
+                }
                 let headerNames = setup.rules?.headerNames ?? []
                 let commands = try DigestCommands.inbox(setup: setup, connection: connection, dryRun: options.dryRun)
-                for mailbox in account.mailboxes {
+                // Folders a deployed Sieve script files into: their mail still needs its local actions.
+                let filed = try SieveFolders.extra(for: account, rules: setup.rules, archive: archive, on: connection)
+                for mailbox in account.mailboxes + filed {
                     // `in:` compares in the rules' folder names: the namespace maps the server's back.
                     let folders = try FolderNames.namespace(for: mailbox, on: connection)
                     var runner = MailboxRunner(
@@ -169,6 +177,7 @@ enum RunCommand: Command {
                     runner.checkpoint = crashHook
                     runner.parts = parts
                     runner.commands = commands
+                    runner.archive = archive
                     let outcome = try runner.run(on: connection)
                     source.mailboxes[mailbox] = RunRecord.MailboxRun(lastRun: stamp, messages: outcome.processed)
                     for notice in (connection as? IMAPConnection)?.takeNotices() ?? [] {

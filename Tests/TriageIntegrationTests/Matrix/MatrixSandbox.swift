@@ -24,10 +24,11 @@ final class MatrixSandbox: TestFolderOwner {
     }
 
     /// The account over `scheme` (imaps or imap with STARTTLS), verified with `caFile`
-    /// (default: the server's test CA).
+    /// (default: the server's test CA). The rules archive (`RunSandbox.rules`): to
+    /// `archive = Archive`, as Courier and Mailutils have no SPECIAL-USE.
     func writeConfig(scheme: String = "imaps", caFile: String? = nil) throws {
         try folder.writeConfig(url: "\(scheme)://localhost:\(scheme == "imaps" ? server.imapsPort : server.imapPort)",
-                               user: user, caFile: caFile ?? server.caFile, digest: true)
+                               user: user, caFile: caFile ?? server.caFile, accountLines: ["archive": "Archive"], digest: true)
     }
 
     /// `triage ARGS --verbose` with the IMAP trace; returns the result and the commands sent.

@@ -20,6 +20,8 @@ final class DovecotServer: @unchecked Sendable {
     let imapPort: UInt16
     /// The implicit-TLS port, on 127.0.0.1-4.
     let imapsPort: UInt16
+    /// ManageSieve (STARTTLS) on 127.0.0.1; LMTP is the socket `run/lmtp`.
+    let sievePort: UInt16
 
     /// The test CA that signed the certificates for 127.0.0.1, 127.0.0.2 and 127.0.0.4.
     var caFile: String { directory + "/ssl/ca.pem" }
@@ -48,6 +50,7 @@ final class DovecotServer: @unchecked Sendable {
         let ports = try Self.script.start(in: directory)
         imapPort = ports["imap"]!
         imapsPort = ports["imaps"]!
+        sievePort = ports["sieve"]!
     }
 
     /// Stops the server and removes its folder.

@@ -17,7 +17,8 @@ final class RunSandbox: TestFolderOwner {
     /// The webhook the receipts rule posts to.
     let webhookURL: String
 
-    /// Rules with every action kind: label, unlabel, move, mark read and unread,
+    /// Rules with every action kind: label, unlabel, move, archive (to `Archive`, the
+    /// SPECIAL-USE `\Archive` folder dovecot.sh declares), mark read and unread,
     /// flag, queue, remind, digest, webhook, stop.
     static func rules(webhook: String) -> String {
         """
@@ -47,7 +48,7 @@ final class RunSandbox: TestFolderOwner {
 
         rule "newsletters are archived"
           when from:news@letters.example
-          then label "news", mark read, move "Archive"
+          then label "news", mark read, archive
         """
     }
 

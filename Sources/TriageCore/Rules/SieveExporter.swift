@@ -1,0 +1,231 @@
+/// Compiles the rules a mail server can evaluate at delivery exactly as triage does
+/// into one Sieve script (RFC 5228 with `fileinto`, `imap4flags` RFC 5232 and
+/// `variables` RFC 5229, all in Pigeonhole), and names every rule it leaves to triage.
+///
+/// Exact means: for every message, the folder and flags the script gives equal what
+/// `triage test` plans. So only terms Sieve answers the same way are taken: whole
+/// addresses, `me`, domains (`from:@bank.example`, with subdomains), `list:*` and
+/// `header:NAME:*`, combined with AND, OR and NOT. Word matching (`subject:`, names,
+/// bare words) is not: Sieve's `:contains` finds `cat` in `concatenate`, triage's
+/// words do not. The triage semantics are kept with variables: of two moves (or
+/// `archive`s) the first wins, the first `mark read` wins, `stop` ends the rules
+/// but not the final filing, and every flag is set before the message is filed.
+///
+/// A rule that cannot be exported and changes the server or stops makes every later
+/// rule unexportable too: what it would do is unknown to the script.
+public enum SieveExporter {
+    /// The script and what it leaves out.
+    public struct Result: Sendable {
+        /// The Sieve script.
+        public var script: String
+        /// Rules (or parts) left to triage, each with its reason, in rule order.
+        public var leftToTriage: [(rule: CompiledRule, reason: String)] = []
+        /// Folders the script may file into (besides INBOX), in first-use order.
+        public var folders: [String] = []
+        /// Exported rules whose local actions (queue, remind, digest, webhook) triage
+        /// still does when it processes the folder the script filed the message into.
+        public var localActions: [CompiledRule] = []
+    }
+
+    /// Exports `rules` (`me` is their identities). `archiveFolder` is where `archive`
+    /// files (the account's `archive =`, else `Archive`, as the rules name folders);
+    /// `namespace` turns the rules' folder names into the server's for `fileinto`
+    /// (`Lists/dev` is `INBOX.Lists.dev` on Courier); `Result.folders` keeps the rules' names.
+    public static func export(_ rules: CompiledRules, archiveFolder: String, namespace: FolderNamespace = .plain) -> Result {
+        var result = Result(script: "")
+        let identities = rules.environment.identities.map { $0.lowercased() }
+        var blocker: CompiledRule?
+        var body: [String] = []
+        for rule in rules.rules {
+            let serverSide = rule.actions.contains { $0.serverEffect != nil || $0 == .stop }
+            if let blocker {
+                if serverSide {
+                    result.leftToTriage.append((rule, "an earlier rule, \"\(blocker.name)\", is left to triage and may change what this one does"))
+                } else {
+                    result.leftToTriage.append((rule, "local actions only (queue, remind, digest, webhook): triage does them"))
+                }
+                continue
+            }
+            guard serverSide else {
+                result.leftToTriage.append((rule, "local actions only (queue, remind, digest, webhook): triage does them"))
+                continue
+            }
+            do {
+                let test = try self.test(rule.queryNode, identities: identities)
+                let actions = try self.actions(rule.actions, archiveFolder: archiveFolder, namespace: namespace, folders: &result.folders)
+                body.append("# rule \(comment(rule.name)) (\(comment(rule.path)):\(rule.line))")
+                body.append("if allof (string :is \"${stop}\" \"\", \(test)) {")
+                body += actions.map { "  " + $0 }
+                body.append("}")
+                if rule.actions.contains(where: { $0.storeEffect != nil }) { result.localActions.append(rule) }
+            } catch let reason as Unexportable {
+                result.leftToTriage.append((rule, reason.text))
+                blocker = rule
+            } catch {
+                result.leftToTriage.append((rule, "\(error)"))
+                blocker = rule
+            }
+        }
+        var lines = [
+            "# Made by triage export sieve: the rules a server can evaluate at delivery exactly",
+            "# as triage does. triage does the rest, and the local actions, when it runs.",
+            "require [\"fileinto\", \"imap4flags\", \"variables\"];",
+            "",
+        ]
+        lines += body
+        if !body.isEmpty { lines.append("") }
+        lines += [
+            "# Filed last, so every flag the rules set goes with the message.",
+            "if string :is \"${folder}\" \"\" {",
+            "  keep;",
+            "} else {",
+            "  fileinto \"${folder}\";",
+            "}",
+        ]
+        result.script = lines.joined(separator: "\n") + "\n"
+        return result
+    }
+
+    /// Why a rule cannot be exported.
+    struct Unexportable: Error {
+        var text: String
+        init(_ text: String) { self.text = text }
+    }
+
+    // MARK: - Tests
+
+    static func test(_ node: QueryNode, identities: [String]) throws -> String {
+        switch node {
+        case .and(let items): return "allof (" + (try items.map { try test($0, identities: identities) }).joined(separator: ", ") + ")"
+        case .or(let items): return "anyof (" + (try items.map { try test($0, identities: identities) }).joined(separator: ", ") + ")"
+        case .not(let child): return "not " + (try test(child, identities: identities))
+        case .invalid: throw Unexportable("the rule has an error")
+        case .term(let term): return try test(term, identities: identities)
+        }
+    }
+
+    private static func test(_ term: QueryTerm, identities: [String]) throws -> String {
+        let what = term.text
+        switch term.predicate {
+        case .address(let field, let pattern):
+            let header: String
+            switch field {
+            case .from, .to, .cc, .replyto: header = field == .replyto ? "reply-to" : field.rawValue
+            case .bcc: throw Unexportable("\(what): Bcc is not in a delivered message's header")
+            case .deliveredto: throw Unexportable("\(what): the server adds Delivered-To at delivery, around the script")
+            default: throw Unexportable("\(what): not an address field")
+            }
+            switch pattern {
+            case .me:
+                guard !identities.isEmpty, identities.allSatisfy(isPlainAddress) else {
+                    throw Unexportable("\(what): an address of 'me' is not plain ASCII, which Sieve compares otherwise")
+                }
+                return "address :all :comparator \"i;ascii-casemap\" :is \"\(header)\" \(list(identities))"
+            case .address(let address):
+                guard isPlainAddress(address) else { throw Unexportable("\(what): not a plain ASCII address") }
+                return "address :all :comparator \"i;ascii-casemap\" :is \"\(header)\" \(quote(address))"
+            case .domain(let domain):
+                guard isPlainDomain(domain) else { throw Unexportable("\(what): not a plain ASCII domain") }
+                return "anyof (address :domain :comparator \"i;ascii-casemap\" :is \"\(header)\" \(quote(domain)), "
+                    + "address :domain :comparator \"i;ascii-casemap\" :matches \"\(header)\" \(quote("*." + domain)))"
+            case .glob, .words, .domainOrWords:
+                throw Unexportable("\(what): matches whole words of names and addresses, which Sieve's :contains cannot express")
+            }
+        case .list(let id):
+            guard id == "*" else {
+                throw Unexportable("\(what): triage compares the List-Id's <id> by domain-style suffix, which Sieve's header tests cannot take apart exactly")
+            }
+            return "exists \"list-id\""
+        case .header(let name, nil):
+            guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
+                throw Unexportable("\(what): not a plain header name")
+            }
+            return "exists \(quote(name))"
+        case .header:
+            throw Unexportable("\(what): matches whole words, which Sieve's :contains cannot express")
+        case .text, .subject:
+            throw Unexportable("\(what): matches whole words, which Sieve's :contains cannot express (it finds 'cat' in 'concatenate')")
+        case .label:
+            throw Unexportable("\(what): labels other rules or clients set are not known at delivery")
+        case .hasAttachment, .filename:
+            throw Unexportable("\(what): attachments are found by triage's MIME reading, which Sieve does not share")
+        case .isUnread, .isRead, .isStarred, .isImportant:
+            throw Unexportable("\(what): flags are not known at delivery")
+        case .isImpersonating:
+            throw Unexportable("\(what): display names are read by triage's address parser, which Sieve does not share")
+        case .inFolder:
+            throw Unexportable("\(what): the folder is not known at delivery")
+        case .larger, .smaller:
+            throw Unexportable("\(what): servers count the size with CRLF line ends, triage test counts a file's bytes")
+        case .olderThan, .newerThan, .after, .before:
+            throw Unexportable("\(what): dates are compared with the time triage runs, not delivery")
+        }
+    }
+
+    // MARK: - Actions
+
+    private static func actions(_ actions: [Action], archiveFolder: String, namespace: FolderNamespace,
+                                folders: inout [String]) throws -> [String] {
+        var lines: [String] = []
+        for action in actions {
+            switch action {
+            case .label(let name):
+                guard !name.contains("{") else { throw Unexportable("label \(quote(name)): placeholders are filled in by triage") }
+                guard let keyword = LabelCodec.keyword(for: name), !keyword.contains("${"), !keyword.contains(" ") else {
+                    throw Unexportable("label \(quote(name)): no keyword Sieve can write as it is")
+                }
+                lines.append("addflag \(quote(keyword));")
+            case .move(let folder):
+                guard !folder.contains("{") else { throw Unexportable("move \(quote(folder)): placeholders are filled in by triage") }
+                lines += try fileLines(folder, namespace, &folders)
+            case .archive:
+                lines += try fileLines(archiveFolder, namespace, &folders)
+            case .markRead:
+                lines.append("if string :is \"${read}\" \"\" { set \"read\" \"1\"; addflag \"\\\\Seen\"; }")
+            case .flag:
+                lines.append("addflag \"\\\\Flagged\";")
+            case .stop:
+                lines.append("set \"stop\" \"1\";")
+            case .unlabel, .markUnread:
+                throw Unexportable("\(ActionFormatter.text(action)): removes what a delivered message does not have yet; left to triage")
+            case .queue, .remind, .digest, .webhook:
+                continue  // triage does them when it processes the folder
+            }
+        }
+        return lines
+    }
+
+    /// The first folder action wins, as in triage.
+    private static func fileLines(_ folder: String, _ namespace: FolderNamespace, _ folders: inout [String]) throws -> [String] {
+        let target = namespace.serverName(folder)
+        guard !target.contains("${") else { throw Unexportable("folder \(quote(folder)): '${' would be read as a Sieve variable") }
+        if folder.uppercased() != "INBOX", !folders.contains(folder) { folders.append(folder) }
+        return ["if string :is \"${folder}\" \"\" { set \"folder\" \(quote(target)); }"]
+    }
+
+    // MARK: - Strings
+
+    private static func isPlainAddress(_ text: String) -> Bool {
+        text.contains("@") && text.utf8.allSatisfy { $0 > 32 && $0 < 127 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+            && $0 != UInt8(ascii: "*") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "$") }
+    }
+
+    private static func isPlainDomain(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+            || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+    }
+
+    /// A Sieve quoted string: `"` and `\` escaped (RFC 5228 2.4.2).
+    static func quote(_ text: String) -> String {
+        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+    }
+
+    private static func list(_ items: [String]) -> String {
+        items.count == 1 ? quote(items[0]) : "[" + items.map(quote).joined(separator: ", ") + "]"
+    }
+
+    /// Text for a `#` comment: one line, no controls.
+    private static func comment(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0.value < 32 || $0.value == 127 || (0x80..<0xA0).contains($0.value) ? " " : Character($0) })
+    }
+}

@@ -1,0 +1,37 @@
+import TriageConfig
+import TriageCore
+import TriageIMAP
+import TriageMaildir
+
+/// Where the `archive` action takes an account's mail (`ArchiveTarget`): asked of the
+/// connection once, only when a rule archives.
+enum ArchiveFolder {
+    /// The default folder of a Maildir account.
+    static let maildirDefault = "Archive"
+
+    /// Whether any rule archives.
+    static func used(by rules: CompiledRules?) -> Bool {
+        (rules?.rules ?? []).contains { $0.actions.contains(.archive) }
+    }
+
+    /// Gmail: the `\Inbox` label; else `archive = FOLDER`; else the SPECIAL-USE
+    /// `\Archive` folder (IMAP) or `Archive` (Maildir, made when `create` and missing);
+    /// nil when an IMAP account has neither.
+    static func target(for account: AccountSection, on connection: MailConnection, create: Bool) throws -> ArchiveTarget? {
+        if let imap = connection as? IMAPConnection {
+            if imap.isGmail { return .removeInboxLabel }
+            if let folder = account.archive { return .folder(folder) }
+            return try imap.specialUseFolder("\\Archive").map { .folder($0) }
+        }
+        if let folder = account.archive { return .folder(folder) }
+        if create, let maildir = connection as? MaildirConnection { try maildir.createFolder(maildirDefault) }
+        return .folder(maildirDefault)
+    }
+
+    /// What `check --connect` says of an IMAP account whose rules archive but that has
+    /// no archive folder.
+    static func missingLine(account: AccountSection, server: String) -> String {
+        "rules archive mail, but \(server) marks no folder \\Archive (SPECIAL-USE) and [account \(account.name)] sets no "
+            + "archive = FOLDER; a run would leave such mail where it is: set archive = FOLDER"
+    }
+}

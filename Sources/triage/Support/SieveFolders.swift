@@ -1,0 +1,24 @@
+import TriageCore
+import TriageIMAP
+
+/// The folders `triage export sieve`'s script files mail into, which `triage run`
+/// reads besides `mailboxes =`: mail filed at delivery still gets its rule's local
+/// actions (queue, remind, digest, webhook); record identity keeps each single.
+enum SieveFolders {
+    /// Those of the account's script folders that `mailboxes =` lacks and that exist on
+    /// the account (none on Gmail, which runs no Sieve). A LIST on IMAP, only when the
+    /// rules file into some folder at all. `archive` is where `archive` goes on the account
+    /// (`ArchiveFolder.target`), as `deploy sieve` wrote it into the script.
+    static func extra(for account: AccountSection, rules: CompiledRules?, archive: ArchiveTarget?,
+                      on connection: MailConnection) throws -> [String] {
+        guard let rules, !((connection as? IMAPConnection)?.isGmail ?? false) else { return [] }
+        var archiveFolder = account.archive ?? ArchiveFolder.maildirDefault
+        if case .folder(let folder)? = archive { archiveFolder = folder }
+        let folders = SieveExporter.export(rules, archiveFolder: archiveFolder).folders
+        let named = Set(account.mailboxes.map { $0.uppercased() == "INBOX" ? "INBOX" : $0 })
+        let wanted = folders.filter { !named.contains($0) }
+        guard !wanted.isEmpty else { return [] }
+        let missing = Set(try FolderNames.missing(wanted, existing: try FolderNames.existing(on: connection), on: connection).map(\.name))
+        return wanted.filter { !missing.contains($0) }
+    }
+}
