@@ -21,6 +21,9 @@ enum SectionKeys {
         },
         ConfigKey("webhook_budget") { s, e, v in s.webhookBudget = v.seconds(e) },
         ConfigKey("webhook_timeout") { s, e, v in s.webhookTimeout = v.seconds(e) },
+        // `triage watch` (docs/watch.md).
+        ConfigKey("poll_interval") { s, e, v in s.pollInterval = v.seconds(e) },
+        ConfigKey("idle_interval") { s, e, v in s.idleInterval = v.number(e, 5...1740, "seconds") },
     ]
 
     /// `[account NAME]`.

@@ -5,6 +5,7 @@ import TriageCore
 enum CommandTable {
     static let all: [Command.Type] = [
         RunCommand.self,
+        WatchCommand.self,
         CheckCommand.self,
         TestCommand.self,
         QueueCommand.self,

@@ -1,0 +1,45 @@
+import Foundation
+import TriageConfig
+import TriageCore
+import TriageIMAP
+
+/// One mailbox `triage watch` keeps an eye on: its own connection (IDLE watches
+/// only the selected mailbox), whether it is idling, and when to try again after
+/// the connection was lost.
+final class MailboxWatch {
+    let account: AccountSection
+    let mailbox: String
+    /// The open connection, nil while it is down.
+    var connection: MailConnection?
+    /// The connection as IMAP, when it is one with IDLE.
+    var idler: IMAPConnection? {
+        guard let imap = connection as? IMAPConnection, imap.hasIdle else { return nil }
+        return imap
+    }
+    /// In IDLE since this instant, or nil.
+    var idleSince: Date?
+    /// The mailbox needs a pass of the runner (just connected, the server said something, poll time).
+    var dirty = true
+    /// When to look again on a connection without IDLE.
+    var nextPoll = Date.distantPast
+    /// When to try to connect again.
+    var nextAttempt = Date.distantPast
+    var backoff = ReconnectBackoff()
+    /// Set once the loss was reported (one line per outage, not one per attempt).
+    var lossReported = false
+
+    init(account: AccountSection, mailbox: String) {
+        self.account = account
+        self.mailbox = mailbox
+    }
+
+    /// `account/mailbox`, for messages.
+    var name: String { "\(account.name)/\(mailbox)" }
+
+    /// Drops the connection without a word to the server (it is gone or out of step).
+    func drop() {
+        connection?.close()
+        connection = nil
+        idleSince = nil
+    }
+}
