@@ -25,8 +25,9 @@ final class MailboxWatch {
     /// When to try to connect again.
     var nextAttempt = Date.distantPast
     var backoff = ReconnectBackoff()
-    /// Set once the loss was reported (one line per outage, not one per attempt).
-    var lossReported = false
+    /// The exit status of the failure last reported in this outage, nil while the
+    /// connection is up: one line per outage and cause, not one per attempt.
+    var reportedFailure: ExitStatus?
 
     init(account: AccountSection, mailbox: String) {
         self.account = account

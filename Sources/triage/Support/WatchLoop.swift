@@ -90,30 +90,32 @@ final class WatchLoop {
             watch.connection = connection
             try RunCommand.prepare(connection, account: watch.account, mailboxes: [watch.mailbox], setup: setup,
                                    verbose: verbose, context: context)
-            if watch.lossReported {
+            if watch.reportedFailure != nil {
                 context.err("triage: watch: \(watch.name): connected again; taking what arrived meanwhile\n")
             } else if verbose {
                 let how = watch.idler != nil ? "IDLE" : "a look every \(Int(pollInterval)) s (no IDLE)"
                 context.out("\(watch.name): watching with \(how)\n")
             }
             watch.backoff.succeeded()
-            watch.lossReported = false
+            watch.reportedFailure = nil
             watch.dirty = true
         } catch {
             lost(watch, error)
         }
     }
 
-    /// Drops the connection and plans the next attempt; says so once per outage.
+    /// Drops the connection and plans the next attempt; says so once per outage,
+    /// and again only when the cause changes (the server is back but refuses the password).
     private func lost(_ watch: MailboxWatch, _ error: Error) {
         watch.drop()
         let pause = watch.backoff.failed()
         watch.nextAttempt = Date().addingTimeInterval(pause)
-        guard !watch.lossReported else { return }
-        watch.lossReported = true
+        let status = (error as? TriageError)?.exitStatus ?? .software
+        guard watch.reportedFailure != status else { return }
+        watch.reportedFailure = status
         let reason = (error as? TriageError)?.message ?? "\(error)"
         context.err("triage: watch: \(watch.name): \(reason); trying again after growing pauses "
-                    + "(up to \(Int(watch.backoff.cap / 60)) minutes), without a word until it works\n")
+                    + "(up to \(Int(watch.backoff.cap / 60)) minutes); says when it is connected again\n")
     }
 
     // MARK: - Batches
