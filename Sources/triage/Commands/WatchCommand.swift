@@ -52,7 +52,7 @@ enum WatchCommand: Command {
         }
         // A status change a crash cut short (see `run`): cleared once, under the lock.
         do {
-            try LockWait.lock(setup.store, seconds: nil)
+            guard try LockWait.lock(setup.store, seconds: nil, giveUp: { triage_stop_requested() != 0 }) else { return .ok }
             defer { setup.store.unlock() }
             try setup.store.finishInterruptedUpdates()
         }

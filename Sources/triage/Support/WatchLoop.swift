@@ -27,6 +27,8 @@ final class WatchLoop {
     private let idleInterval: Double
     /// When to look whether the digest is due.
     private var nextDigestCheck = Date.distantPast
+    /// After a failed send: not before this (not after every batch either).
+    private var digestRetryAt = Date.distantPast
 
     /// How often the digest's hour is looked for, and how long after a failed send it is tried again.
     static let digestCheck = 60.0, digestRetry = 600.0
@@ -57,7 +59,9 @@ final class WatchLoop {
             }
             let due = watches.filter { $0.connection != nil && $0.idleSince == nil && ($0.dirty || $0.nextPoll <= now) }
             var digestDue = false
-            if nextDigestCheck <= now {
+            // Once a minute, and after mail (as at the end of each `run`): mail may have
+            // made the first entry of a day whose hour has passed.
+            if setup.config.digest != nil && now >= digestRetryAt && (nextDigestCheck <= now || !due.isEmpty) {
                 // Looked for without the lock: most minutes it is not due.
                 digestDue = digestIsDue(now)
                 if !digestDue { nextDigestCheck = now.addingTimeInterval(Self.digestCheck) }
@@ -155,6 +159,7 @@ final class WatchLoop {
                 let status = try RunCommand.afterMail(setup: setup, context: context, digestPassword: digestPassword,
                                                       checkpoint: { _ in })
                 nextDigestCheck = now.addingTimeInterval(status == .ok ? Self.digestCheck : Self.digestRetry)
+                if status != .ok { digestRetryAt = nextDigestCheck }
             } else if !due.isEmpty {
                 for failure in try WebhookDispatcher.deliverPending(store: store, policy: WebhookDispatcher.policy(setup.config),
                                                                     context: context, checkpoint: { _ in }) {
@@ -164,6 +169,7 @@ final class WatchLoop {
         } catch {
             context.err("triage: watch: \((error as? TriageError)?.message ?? "\(error)")\n")
             nextDigestCheck = now.addingTimeInterval(Self.digestRetry)
+            digestRetryAt = nextDigestCheck
         }
     }
 
