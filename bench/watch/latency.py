@@ -2,7 +2,7 @@
 """`triage watch` latency and memory against a real Dovecot on loopback.
 
     bench/watch/latency.py [--binary PATH] [--rate N] [--count N] [--soak N]
-                           [--soak-rate N] [--work DIR]
+                           [--soak-rate N] [--baseline N] [--work DIR]
 
 Starts a throw-away Dovecot (Tests/Servers/dovecot.sh), a user with INBOX and
 Done, and `triage watch` with one rule (`when subject:bench then move "Done"`).
@@ -16,6 +16,10 @@ Reports p50, p90, p99 and the maximum.
 Soak: then delivers --soak messages (default 10,000) at --soak-rate per second
 (default 50) and reads the watch process's resident memory (VmRSS) after 100
 and after all of them were moved, and its peak (VmHWM).
+
+Baseline (first): the same for a plain IDLE client without triage (--baseline
+messages, default 100, into another mailbox): the time from the APPEND's OK to
+the server's `* N EXISTS`, the part of the latency that is the server's alone.
 
 Prints the figures as Markdown rows. The binary defaults to .build/release/triage,
 else .build/debug/triage.
@@ -45,6 +49,7 @@ def args():
     p.add_argument("--count", type=int, default=300)
     p.add_argument("--soak", type=int, default=10000)
     p.add_argument("--soak-rate", type=float, default=50)
+    p.add_argument("--baseline", type=int, default=100)
     p.add_argument("--work", default="/tmp/triage-bench-watch")
     return p.parse_args()
 
@@ -159,6 +164,46 @@ def soak(imap, inbox, a, pid, done_path):
           f"peak {rss(pid, 'VmHWM')/1024:.1f} MiB | left in INBOX: {len(inbox.names())} |")
 
 
+def idle_baseline(port, ca, count, rate):
+    """The server's own part: from an APPEND's OK to the `* N EXISTS` a plain IDLE client
+    (imaplib, no triage) gets, for `count` messages at `rate` per second, in another mailbox."""
+    import threading
+    ctx = ssl.create_default_context(cafile=ca)
+    writer = imaplib.IMAP4_SSL("localhost", port, ssl_context=ctx)
+    writer.login(USER, PASSWORD)
+    writer.create("Baseline")
+    idler = imaplib.IMAP4_SSL("localhost", port, ssl_context=ctx)
+    idler.login(USER, PASSWORD)
+    idler.select("Baseline")
+    idler.send(b"b1 IDLE\r\n")
+    assert idler.readline().startswith(b"+")
+    arrived = []  # arrived[i]: when the server first counted message i+1
+
+    def read():
+        while len(arrived) < count:
+            line = idler.readline()
+            if not line:
+                return
+            words = line.split()
+            # One EXISTS may announce several messages (the server coalesces its notices).
+            if len(words) == 3 and words[2] == b"EXISTS":
+                now = time.monotonic()
+                while len(arrived) < min(int(words[1]), count):
+                    arrived.append(now)
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    sent = []
+    for i in range(count):
+        time.sleep(1.0 / rate)
+        writer.append("Baseline", "", None, f"Subject: baseline {i}\r\n\r\nHi.\r\n".encode())
+        sent.append(time.monotonic())
+    reader.join(10)
+    values = [a - s for s, a in zip(sent, arrived)]
+    print(f"| server alone | {count} messages at {rate:g}/s, a plain IDLE client | p50 {pct(values, 50)*1000:.0f} ms | "
+          f"p90 {pct(values, 90)*1000:.0f} ms | p99 {pct(values, 99)*1000:.0f} ms | max {max(values)*1000:.0f} ms |")
+    sys.stdout.flush()
+
+
 def pct(values, p):
     values = sorted(values)
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
@@ -191,6 +236,8 @@ def main():
     imap.create("Done")
     inbox = Inbox(os.path.join(work, "home", USER, "Maildir"))
 
+    if a.baseline:
+        idle_baseline(port, ca, a.baseline, a.rate)
     watch = subprocess.Popen([a.binary, "watch", "--config", conf], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     time.sleep(1.5)  # the first pass (remember where INBOX ends) and the IDLE
     try:
