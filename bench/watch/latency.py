@@ -244,13 +244,17 @@ def main():
         lat, _ = deliver_and_measure(imap, inbox, [f"bench-{i}" for i in range(a.count)], a.rate, watch.pid)
         values = list(lat.values())
         missing = a.count - len(values)
+        done_path = os.path.join(work, "home", USER, "Maildir", ".Done")
+        moved_by = time.monotonic() + 30
+        while done_count(done_path) < a.count and time.monotonic() < moved_by:
+            time.sleep(0.05)
         print(f"binary: {a.binary}")
         print(f"| latency | {a.count} messages at {a.rate:g}/s | p50 {pct(values, 50)*1000:.0f} ms | "
               f"p90 {pct(values, 90)*1000:.0f} ms | p99 {pct(values, 99)*1000:.0f} ms | max {max(values)*1000:.0f} ms | "
-              f"not measured {missing} |")
+              f"not measured {missing} | moved {done_count(done_path)} |")
         sys.stdout.flush()
         if a.soak:
-            soak(imap, inbox, a, watch.pid, os.path.join(work, "home", USER, "Maildir", ".Done"))
+            soak(imap, inbox, a, watch.pid, done_path)
     finally:
         watch.send_signal(signal.SIGTERM)
         try:
