@@ -33,14 +33,14 @@ final class WatchCommandTests: XCTestCase {
         /// The store's queue records (one per processed message).
         var queueRecords: [String] { folder.storeLines().filter { $0.hasPrefix("store queue/") } }
 
-        /// Delivers messages with these subjects by IMAP APPEND, straight to Dovecot.
-        func append(_ subjects: [String]) throws {
+        /// Delivers messages with these subjects by IMAP APPEND into `mailbox`, straight to Dovecot.
+        func append(_ subjects: [String], to mailbox: String = "INBOX") throws {
             var ops: [[String: Any]] = []
             for subject in subjects {
                 let path = folder.dir + "/msg-\(UUID().uuidString.prefix(8)).eml"
                 try "From: Sender <sender@example.test>\nTo: me@example.test\nSubject: \(subject)\nMessage-ID: <\(UUID().uuidString)@example.test>\n\nHello.\n"
                     .write(toFile: path, atomically: true, encoding: .utf8)
-                ops.append(["append": "INBOX", "file": path])
+                ops.append(["append": mailbox, "file": path])
             }
             let job: [String: Any] = ["port": Int(server.imapsPort), "cafile": server.caFile, "user": user,
                                       "password": DovecotServer.password, "ops": ops]
@@ -59,19 +59,22 @@ final class WatchCommandTests: XCTestCase {
     }
 
     /// A user with INBOX and Done, a configuration reaching Dovecot at `port`
-    /// (default: its IMAPS port) with `accountLines` and `triageLines`.
+    /// (default: its IMAPS port) watching `mailboxes`, with `accountLines` and `triageLines`
+    /// and with a `file:` digest when `digest`.
     private func box(_ purpose: String, server: DovecotServer? = nil, port: UInt16? = nil,
                      accountLines: KeyValuePairs<String, String> = [:], triageLines: [(String, String)] = [],
-                     digest: Bool = false) throws -> Box {
+                     digest: Bool = false, mailboxes: [String] = ["INBOX"]) throws -> Box {
         let server = try server ?? DovecotServer.shared()
         let user = try server.makeUser(purpose)
         try server.createMailbox(user: user, "Done")
         let folder = try TestFolder(purpose, rules: Self.rules)
         var account = ConfigSection("account test", [
             "url": "imaps://localhost:\(port ?? server.imapsPort)", "user": user,
-            "password_command": "cat \(folder.dir)/pw", "ca_file": server.caFile, "mailboxes": "INBOX",
+            "password_command": "cat \(folder.dir)/pw", "ca_file": server.caFile,
         ])
+        account.lines.append(("mailboxes", mailboxes.joined(separator: ", ")))
         account.lines += accountLines.map { ($0.key, $0.value) }
+        for mailbox in mailboxes where mailbox != "INBOX" { try server.createMailbox(user: user, mailbox) }
         var triage = ConfigSection.triage()
         triage.lines += triageLines
         var sections = [triage, account]
@@ -104,6 +107,21 @@ final class WatchCommandTests: XCTestCase {
 
         XCTAssertEqual(watch.stop(), 0)
         XCTAssertEqual(box.queueRecords.count, 3, box.queueRecords.joined(separator: "\n"))
+        XCTAssertEqual(watch.err, "")
+    }
+
+    func testSeveralMailboxesEachWatched() throws {
+        let box = try box("watch-two", mailboxes: ["INBOX", "Lists"])
+        defer { box.remove() }
+        let watch = try WatchProcess(config: box.folder.config)
+        watch.waitUntilWatching(mailboxes: 2)
+        XCTAssertTrue(watch.out.contains("test/Lists: watching with IDLE"), watch.out)
+        try box.append(["watch in lists"], to: "Lists")
+        XCTAssertTrue(WatchProcess.waitUntil(60) { box.count("Lists") == 0 && box.count("Done") == 1 }, watch.out + watch.err)
+        try box.append(["watch in inbox"])
+        XCTAssertTrue(box.waitUntilDone(2), watch.out + watch.err)
+        XCTAssertEqual(watch.stop(), 0)
+        XCTAssertEqual(box.queueRecords.count, 2, box.queueRecords.joined(separator: "\n"))
         XCTAssertEqual(watch.err, "")
     }
 

@@ -40,7 +40,7 @@ enum RunCommand: Command {
         ],
         notes: """
         Exit status: 0 success; 64 usage error; 66 no configuration file; 75
-        temporary failure (server unreachable, TLS, another run holds the lock, a
+        temporary failure (server unreachable, TLS, another run holds the lock for more than 10 s, a
         password_command that did not finish within its command_timeout); 77
         credentials refused (IMAP or the digest's SMTP); 78 configuration or rule
         errors (nothing is applied), a mailbox that does not exist, a URL whose TLS
