@@ -216,6 +216,25 @@ final class WatchCommandTests: XCTestCase {
         XCTAssertEqual(watch.err, "")
     }
 
+    func testRunWaitsForALockHeldForABatch() throws {
+        let box = try box("watch-lockwait")
+        defer { box.remove() }
+        XCTAssertEqual(try box.folder.triage(["run"]).status, 0)
+        // Another process holds the store lock for 2 s, as `watch` holds it for a batch.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [box.folder.store + "/lock", "sleep", "2"]
+        try holder.run()
+        defer { holder.waitUntilExit() }
+        XCTAssertTrue(WatchProcess.waitUntil(5) {
+            let fd = open(box.folder.store + "/lock", O_RDONLY)
+            defer { close(fd) }
+            return flock(fd, LOCK_EX | LOCK_NB) != 0
+        }, "the holder has the lock")
+        let run = try box.folder.triage(["run"])
+        XCTAssertEqual(run.status, 0, "waits instead of failing: \(run.err)")
+    }
+
     // MARK: - Surviving the real world
 
     func testDovecotRestartsUnderIt() throws {
