@@ -182,6 +182,32 @@ final class WatchCommandTests: XCTestCase {
         }
     }
 
+    func testSIGTERMDuringABatchFinishesIt() throws {
+        let box = try box("watch-term-batch")
+        defer { box.remove() }
+        // The batch of a `slowhook` message ends with a webhook that takes 3 s to answer.
+        let port = try WebhookTestServer.shared().httpPort
+        try box.folder.writeRules(Self.rules + """
+
+            rule "slow webhook"
+              when subject:slowhook
+              then webhook "http://127.0.0.1:\(port)/stall/3/watch-term-batch", move "Done"
+            """)
+        let watch = try WatchProcess(config: box.folder.config)
+        watch.waitUntilWatching()
+        let marker = "slowhook \(UUID().uuidString.prefix(8))"
+        try box.append([marker])
+        XCTAssertTrue(WatchProcess.waitUntil(30) { !((try? WebhookTestServer.shared().requests(containing: marker)) ?? []).isEmpty },
+                      "the webhook POST began: \(watch.err)")
+        let signalled = Date()
+        XCTAssertEqual(watch.stop(), 0, watch.err)
+        XCTAssertGreaterThan(Date().timeIntervalSince(signalled), 1.5, "it waited for the POST's answer")
+        XCTAssertEqual(box.count("Done"), 1)
+        XCTAssertTrue(box.folder.storeLines().contains { $0.hasPrefix("store webhooks/delivered/") },
+                      "the webhook was recorded as delivered: \(box.folder.storeLines())")
+        XCTAssertEqual(watch.err, "")
+    }
+
     // MARK: - Beside `triage run` and the store's other writers
 
     func testRunAndQueueDoneBesideWatchAndNothingTwice() throws {
