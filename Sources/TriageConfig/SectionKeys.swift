@@ -27,6 +27,9 @@ enum SectionKeys {
             }
             s.quietFailures = parsed
         },
+        // `triage watch` (docs/watch.md).
+        ConfigKey("poll_interval") { s, e, v in s.pollInterval = v.seconds(e) },
+        ConfigKey("idle_interval") { s, e, v in s.idleInterval = v.number(e, 5...1740, "seconds") },
     ]
 
     /// `[account NAME]`.

@@ -52,9 +52,12 @@ public final class MaildirConnection: MailConnection {
         folder = dir
         self.readOnly = readOnly
         // A lost list means new UIDs; a random UIDVALIDITY makes sure the run sees that.
-        uidList = UIDList.load(from: dir + "/triage-uidlist") ?? UIDList(validity: UInt32.random(in: 1...UInt32.max))
+        let saved = UIDList.load(from: dir + "/triage-uidlist")
+        uidList = saved ?? UIDList(validity: UInt32.random(in: 1...UInt32.max))
         let files = try scan(dir)
-        var changed = uidList.entries.isEmpty && !files.isEmpty
+        // An empty folder's list is saved too: else each open would make up a new
+        // UIDVALIDITY and the first message to arrive would look like a renumbering.
+        var changed = saved == nil || (uidList.entries.isEmpty && !files.isEmpty)
         paths = [:]
         var present = Set<String>()
         for relative in files.sorted(by: { baseName($0) < baseName($1) }) {

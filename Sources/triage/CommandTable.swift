@@ -6,6 +6,7 @@ enum CommandTable {
     static let all: [Command.Type] = [
         RunCommand.self,
         StatusCommand.self,
+        WatchCommand.self,
         CheckCommand.self,
         TestCommand.self,
         QueueCommand.self,

@@ -10,6 +10,10 @@ passes through untouched). Before each connection it reads DIR/plan:
   stall N    forward the first N bytes, then forward nothing more and keep both
              sides open until the client goes away
 After each connection it appends "BYTES" (bytes forwarded) to DIR/totals.
+Live connections (for `triage watch`, which stays connected): DIR/live holds
+"EPOCH MODE"; a connection that started under another EPOCH (or before the
+file existed) is, once the file names a new EPOCH, either closed (MODE cut: a
+network drop) or left open forwarding nothing (MODE stall: a silent connection).
 The port goes to DIR/ready.json. Stops on SIGTERM or when its parent goes away.
 """
 import json
@@ -33,8 +37,19 @@ def plan():
     return words[0], int(words[1])
 
 
+# --- live connections (triage watch tests) ---
+def live():
+    try:
+        words = open(os.path.join(work, "live")).read().split()
+    except OSError:
+        return None, None
+    return (words[0], words[1]) if len(words) == 2 else (None, None)
+# --- end live connections ---
+
+
 def serve(client):
     mode, limit = plan()
+    born, _ = live()
     try:
         upstream = socket.create_connection((host, port))
     except OSError:
@@ -46,6 +61,11 @@ def serve(client):
         while True:
             readable, _, _ = select.select(list(peers), [], [], 1.0)
             if os.getppid() != parent:
+                break
+            epoch, live_mode = live()
+            if epoch is not None and epoch != born:
+                if live_mode == "stall":
+                    mode, limit = "stall", sent
                 break
             done = False
             for sock in readable:

@@ -233,4 +233,42 @@ command_adduser() { # NAME [PASSWORD]
   add_user "$1" "${2:-test-password}"
 }
 
+# --- restart (triage watch tests) ---
+# dovecot.sh halt DIR: stop the Dovecot of DIR as a server going down looks to a
+# client: its connections are closed too. (Run as here, without systemd, the
+# master's children serving open connections outlive it: they are ended by their
+# pids, found as the processes whose command line names this instance.)
+# dovecot.sh restart DIR: halt, then start again on the same ports (DIR/ports).
+command_halt() {
+  local instance proc
+  instance=$(sed -n 's/^instance_name = //p' "$dir/dovecot.conf")
+  stop
+  [ -n "$instance" ] || return 0
+  for proc in /proc/[0-9]*; do
+    # Their titles read dovecot-INSTANCE/SERVICE.
+    if { tr '\0' ' ' <"$proc/cmdline"; } 2>/dev/null | grep -q -- "-$instance/"; then
+      kill -KILL "${proc#/proc/}" 2>/dev/null || true
+    fi
+  done
+}
+
+command_restart() {
+  local imap imaps i
+  imap=$(sed -n 's/^imap=//p' "$dir/ports")
+  imaps=$(sed -n 's/^imaps=//p' "$dir/ports")
+  command_halt
+  for i in $(seq 1 100); do
+    launch "$imap" "$imaps" && break
+    sleep 0.1  # the old listeners may not be gone yet
+  done
+  for i in $(seq 1 100); do
+    started && listening "$imap" "$imaps" && return 0
+    sleep 0.05
+  done
+  echo "$(basename "$0"): Dovecot did not come back on ports $imap and $imaps; see $dir/dovecot.log" >&2
+  exit 75
+}
+extra_usage+=" | halt DIR | restart DIR"
+# --- end restart ---
+
 run_command "$@"

@@ -67,6 +67,24 @@ final class ConfigLoaderTests: XCTestCase {
         }
     }
 
+    func testWatchIntervalsAreSecondsAndIDLEStaysUnder29Minutes() throws {
+        let good = try ConfigLoader.parse("[triage]\npoll_interval = 30\nidle_interval = 600\n", path: "t.conf")
+        XCTAssertEqual(good.triage.pollInterval, 30)
+        XCTAssertEqual(good.triage.idleInterval, 600)
+        let defaults = try ConfigLoader.parse("[triage]\n", path: "t.conf")
+        XCTAssertNil(defaults.triage.pollInterval)
+        XCTAssertNil(defaults.triage.idleInterval)
+        for (key, bad, range) in [("poll_interval", "0", "1 to 3600"), ("poll_interval", "soon", "1 to 3600"),
+                                  ("idle_interval", "1741", "5 to 1740"), ("idle_interval", "4", "5 to 1740")] {
+            XCTAssertThrowsError(try ConfigLoader.parse("[triage]\n\(key) = \(bad)\n", path: "t.conf")) { error in
+                let problems = (error as? ConfigError)?.problems ?? []
+                XCTAssertEqual(problems.map(\.line), [2], "\(key) = \(bad)")
+                XCTAssertTrue(problems.first?.message.contains("\(key) must be a whole number of seconds from \(range)") ?? false,
+                              "\(problems)")
+            }
+        }
+    }
+
     func testReportsEveryProblemWithItsLine() {
         let text = """
         [triage]
@@ -252,7 +270,8 @@ final class ConfigLoaderTests: XCTestCase {
             ("[digest]", SectionKeys.digest.map(\.name), "to = a@b.test\nfrom = c@d.test\nsmtp = smtps://h\n"),
             ("[place Office]", SectionKeys.place.map(\.name), "at = 1,2\n"),
         ]
-        XCTAssertEqual(tables[0].names, ["me", "rules", "store", "timezone", "webhook_budget", "webhook_timeout", "quiet_failures"])
+        XCTAssertEqual(tables[0].names, ["me", "rules", "store", "timezone", "webhook_budget", "webhook_timeout", "quiet_failures",
+                                         "poll_interval", "idle_interval"])
         for table in tables {
             let head = table.header == "[triage]" ? "[triage]\n" : "[triage]\n\(table.header)\n"
             // An unknown key's message lists the table, in its order.

@@ -77,6 +77,18 @@ final class MaildirRunTests: XCTestCase {
         XCTAssertEqual(third.processed, 0, "a rerun with nothing new processes nothing")
     }
 
+    func testFirstMessageIntoAnEmptyFolderIsProcessed() throws {
+        // An empty INBOX on the first run: its UID list must be kept, else the next
+        // open makes up another UIDVALIDITY and the first message looks like a renumbering.
+        let (first, _) = try run()
+        XCTAssertEqual(first.processed, 0)
+        try deliver(1, subject: "first receipt")
+        let (second, events) = try run()
+        XCTAssertEqual(second.processed, 1, "\(events)")
+        XCTAssertFalse(events.contains { if case .warning = $0 { return true } else { return false } }, "\(events)")
+        XCTAssertEqual(files(".Receipts/cur").count, 1)
+    }
+
     func testAllAppliesEveryActionAndARepeatChangesNothing() throws {
         try deliver(1, subject: "a receipt")
         try deliver(2, subject: "dev list post", list: "dev.lists.example")

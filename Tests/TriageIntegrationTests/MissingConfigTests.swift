@@ -7,7 +7,7 @@ final class MissingConfigTests: XCTestCase {
     func testEveryCommandExits66WithoutAConfiguration() throws {
         let missing = NSTemporaryDirectory() + "triage-no-config-\(UUID().uuidString.prefix(8))/triage.conf"
         let commands: [[String]] = [
-            ["check"], ["run"], ["run", "--dry-run", "--all"], ["queue"], ["queue", "done", "3f2a"], ["remind"],
+            ["check"], ["run"], ["run", "--dry-run", "--all"], ["watch"], ["queue"], ["queue", "done", "3f2a"], ["remind"],
             ["remind", "add", "Call mum", "in", "2", "days"], ["digest", "--preview"], ["digest", "--send"],
             ["export", "ics", "--output", NSTemporaryDirectory() + "triage-never.ics"], ["test", "/etc/hostname"],
         ]

@@ -68,6 +68,12 @@ public struct TriageSection: Sendable {
     public var webhookTimeout: Int?
     /// `quiet_failures = DURATION` in seconds (`QuietFailures`); nil when off (the default).
     public var quietFailures: Int?
+    /// `poll_interval = SECONDS`: how often `triage watch` looks for new mail on a
+    /// server without IDLE (and in a Maildir); nil for the default (60 s).
+    public var pollInterval: Int?
+    /// `idle_interval = SECONDS`: how long `triage watch` stays in one IDLE before it
+    /// ends it and starts another (at most 29 minutes, RFC 2177); nil for the default (29 minutes).
+    public var idleInterval: Int?
 
     /// Creates the section.
     public init(me: [String] = [], rules: String, store: String? = nil, timeZone: TimeZone? = nil) {

@@ -40,7 +40,7 @@ enum RunCommand: Command {
         ],
         notes: """
         Exit status: 0 success; 64 usage error; 66 no configuration file; 75
-        temporary failure (server unreachable, TLS, another run holds the lock, a
+        temporary failure (server unreachable, TLS, another run holds the lock for more than 10 s, a
         password_command that did not finish within its command_timeout); 77
         credentials refused (IMAP or the digest's SMTP); 78 configuration or rule
         errors (nothing is applied), a mailbox that does not exist, a URL whose TLS
@@ -74,13 +74,7 @@ enum RunCommand: Command {
 
         let (setup, context) = try RunSetup.load(a, context: context, withRules: true)
         let parts = setup.rules?.neededParts ?? .all
-        if a.value("--batch-size") == nil && !parts.contains(.text) {
-            // Every batch costs the server a fixed amount per STORE and MOVE (0.2-0.5 s
-            // each on a 100,000-message maildir, whatever the UID count): fewer, larger
-            // batches. Header-only messages are small and the batch is still fetched
-            // 1,000 at a time, so 5,000 costs about 5 MB more than 1,000.
-            options.batchSize = 5000
-        }
+        if a.value("--batch-size") == nil { options.batchSize = defaultBatchSize(parts: parts, options.batchSize) }
         var accounts = setup.config.accounts
         if let only = a.value("--account") {
             accounts = accounts.filter { $0.name == only }
@@ -92,7 +86,8 @@ enum RunCommand: Command {
 
         let store = setup.store
         // Another run holds the lock: stop now, before running anyone's password_command.
-        try store.lock()
+        // (`triage watch` holds it only for a batch: wait that long.)
+        try LockWait.lock(store, seconds: LockWait.runSeconds)
         store.unlock()
         // The secret commands run before the lock is taken: one waiting for a passphrase
         // (up to command_timeout) must not hold up `triage queue done` and the like.
@@ -104,7 +99,7 @@ enum RunCommand: Command {
         let digestPassword = options.dryRun ? nil : DigestService.prefetchPassword(setup: setup, now: context.now)
 
         // The store lock doubles as the run lock: two overlapping cron runs never interleave.
-        try store.lock()
+        try LockWait.lock(store, seconds: LockWait.runSeconds)
         defer { store.unlock() }
 
         let hook = CrashHook(context.environment["TRIAGE_TEST_KILL_AT"])
@@ -138,13 +133,8 @@ enum RunCommand: Command {
                 let connection = try connect(account, credential: credentials[account.name], context: context,
                                              verbose: verbose, checkpoint: hook.isArmed ? crashHook : nil)
                 defer { connection.close() }
-                if verbose {
-                    let names = FolderNames.named(mailboxes: account.mailboxes, rules: setup.rules)
-                    for pair in try FolderNames.resolved(names, on: connection) {
-                        context.out(FolderNames.line(account: account.name, pair, server: connection.serverName) + "\n")
-                    }
-                }
-                try FolderNames.checkImportant(setup.rules, on: connection)
+                try prepare(connection, account: account, mailboxes: account.mailboxes, setup: setup, verbose: verbose,
+                            context: context)
                 if options.dryRun {
                     // Say which move targets are missing (as check --connect does) rather
                     // than print "would move" to a folder that is not there.
@@ -156,36 +146,13 @@ enum RunCommand: Command {
                     }
                     printer.missingFolders = Set(missing.map(\.name))
                 }
-                let archive = ArchiveFolder.used(by: setup.rules)
-                    ? try ArchiveFolder.target(for: account, on: connection, create: !options.dryRun) : nil
-                if options.dryRun, archive == nil, ArchiveFolder.used(by: setup.rules) {
-                    // As for a missing move target: say so rather than print "would archive".
-                    context.err("triage: account \(account.name): \(ArchiveFolder.missingLine(account: account, server: connection.serverName))\n")
-                }
-                let headerNames = setup.rules?.headerNames ?? []
-                let commands = try DigestCommands.inbox(setup: setup, connection: connection, dryRun: options.dryRun)
-                // Folders a deployed Sieve script files into: their mail still needs its local actions.
-                let filed = try SieveFolders.extra(for: account, rules: setup.rules, archive: archive, on: connection)
-                for mailbox in account.mailboxes + filed {
-                    // `in:` compares in the rules' folder names: the namespace maps the server's back.
-                    let folders = try FolderNames.namespace(for: mailbox, on: connection)
-                    var runner = MailboxRunner(
-                        account: account.name, mailbox: mailbox, store: store, options: options, now: context.now,
-                        parse: { MessageParser.parse($0, keepingHeaders: headerNames) },
-                        classify: { setup.classify($0, now: context.now, folders: folders) },
-                        report: printer.report)
-                    runner.checkpoint = crashHook
-                    runner.parts = parts
-                    runner.commands = commands
-                    runner.archive = archive
-                    let outcome = try runner.run(on: connection)
+                let shared = try accountSetup(account, on: connection, setup: setup, options: options, context: context)
+                for mailbox in account.mailboxes + shared.filed {
+                    let outcome = try runMailbox(mailbox, account: account, on: connection, setup: setup, options: options,
+                                                 shared: shared, parts: parts, printer: printer, context: context,
+                                                 checkpoint: crashHook)
                     source.mailboxes[mailbox] = RunRecord.MailboxRun(lastRun: stamp, messages: outcome.processed)
-                    for notice in (connection as? IMAPConnection)?.takeNotices() ?? [] {
-                        context.err("triage: \(account.name)/\(mailbox): \(notice)\n")
-                    }
-                    // A rule asking what the server cannot do (a missing folder, a refused
-                    // label) is a configuration problem (78); the rest was still applied.
-                    if !outcome.failedActions.isEmpty { worst = max(worst, .config) }
+                    worst = max(worst, outcome.status)
                 }
                 settle(&source, "account \(account.name)", nil)
             } catch let error as TriageError {
@@ -195,27 +162,21 @@ enum RunCommand: Command {
             record.accounts[account.name] = source
         }
         if !options.dryRun {
-            // After the mail actions, so a slow or failing endpoint never holds them up.
-            // Bounded by webhook_budget, so they cannot hold up the digest either.
-            for failure in try WebhookDispatcher.deliverPending(store: store, policy: WebhookDispatcher.policy(setup.config),
-                                                                context: context, checkpoint: crashHook) {
-                context.err("triage: \(failure)\n")
+            let digest = try afterMail(setup: setup, context: context, digestPassword: digestPassword, checkpoint: crashHook)
+            if let digest {
+                var source = record.digest ?? RunRecord.Source()
+                switch digest {
+                case .success(.notDue):
+                    break
+                case .success:
+                    settle(&source, "digest", nil, inDigest: false)
+                case .failure(let error):
+                    // Not in the digest it is about: the digest's own failure is said on standard error.
+                    settle(&source, "digest", error, inDigest: false)
+                    worst = max(worst, error.exitStatus)
+                }
+                record.digest = source
             }
-        }
-        // The day's digest, after the accounts (even when some failed).
-        if !options.dryRun && setup.config.digest != nil {
-            var source = record.digest ?? RunRecord.Source()
-            switch DigestService.sendDue(setup: setup, context: context, password: digestPassword, checkpoint: crashHook) {
-            case .success(.notDue):
-                break
-            case .success:
-                settle(&source, "digest", nil, inDigest: false)
-            case .failure(let error):
-                // Not in the digest it is about: the digest's own failure is said on standard error.
-                settle(&source, "digest", error, inDigest: false)
-                worst = max(worst, error.exitStatus)
-            }
-            record.digest = source
         }
         if !options.dryRun {
             do {
@@ -232,6 +193,98 @@ enum RunCommand: Command {
                                                      checkpoint: hook.isArmed ? crashHook : nil))
         }
         return worst
+    }
+
+    // MARK: - The steps `watch` shares
+
+    /// The batch size when `--batch-size` is not given: `standard`, or 5,000 when
+    /// the rules read only headers.
+    static func defaultBatchSize(parts: MessageParts, _ standard: Int) -> Int {
+        // Every batch costs the server a fixed amount per STORE and MOVE (0.2-0.5 s
+        // each on a 100,000-message maildir, whatever the UID count): fewer, larger
+        // batches. Header-only messages are small and the batch is still fetched
+        // 1,000 at a time, so 5,000 costs about 5 MB more than 1,000.
+        parts.contains(.text) ? standard : 5000
+    }
+
+    /// What follows connecting to an account: with `verbose` the folders the
+    /// configuration and the rules name (as the server spells them), and the check
+    /// of the folders the rules cannot do without.
+    static func prepare(_ connection: MailConnection, account: AccountSection, mailboxes: [String], setup: RunSetup,
+                        verbose: Bool, context: Context) throws {
+        if verbose {
+            let names = FolderNames.named(mailboxes: mailboxes, rules: setup.rules)
+            for pair in try FolderNames.resolved(names, on: connection) {
+                context.out(FolderNames.line(account: account.name, pair, server: connection.serverName) + "\n")
+            }
+        }
+        try FolderNames.checkImportant(setup.rules, on: connection)
+    }
+
+    /// One mailbox through `MailboxRunner` at `context.now`: what `run` does for each
+    /// mailbox, and `watch` for each batch. Returns 78 when a rule asked what the
+    /// server cannot do (a missing folder, a refused label; the rest was still
+    /// applied), else 0. Throws what the runner throws.
+    static func runMailbox(_ mailbox: String, account: AccountSection, on connection: MailConnection, setup: RunSetup,
+                           options: RunOptions, shared: AccountShared, parts: MessageParts, printer: RunPrinter,
+                           context: Context, checkpoint: @escaping @Sendable (String) -> Void) throws
+        -> (status: ExitStatus, processed: Int) {
+        let headerNames = setup.rules?.headerNames ?? []
+        // `in:` compares in the rules' folder names: the namespace maps the server's back.
+        let folders = try FolderNames.namespace(for: mailbox, on: connection)
+        var runner = MailboxRunner(
+            account: account.name, mailbox: mailbox, store: setup.store, options: options, now: context.now,
+            parse: { MessageParser.parse($0, keepingHeaders: headerNames) },
+            classify: { setup.classify($0, now: context.now, folders: folders) },
+            report: printer.report)
+        runner.checkpoint = checkpoint
+        runner.parts = parts
+        runner.commands = shared.commands
+        runner.archive = shared.archive
+        let outcome = try runner.run(on: connection)
+        for notice in (connection as? IMAPConnection)?.takeNotices() ?? [] {
+            context.err("triage: \(account.name)/\(mailbox): \(notice)\n")
+        }
+        return (outcome.failedActions.isEmpty ? .ok : .config, outcome.processed)
+    }
+
+    /// What the mailboxes of one connected account share: where `archive` takes a
+    /// message, the digest's command messages, and the folders a deployed Sieve
+    /// script files into (their mail still needs its local actions).
+    struct AccountShared {
+        var archive: ArchiveTarget?
+        var commands: DigestCommandInbox?
+        var filed: [String]
+    }
+
+    /// Looks up `AccountShared` on `connection`; in a dry run says when the rules
+    /// archive but the account has no archive folder.
+    static func accountSetup(_ account: AccountSection, on connection: MailConnection, setup: RunSetup,
+                             options: RunOptions, context: Context) throws -> AccountShared {
+        let archive = ArchiveFolder.used(by: setup.rules)
+            ? try ArchiveFolder.target(for: account, on: connection, create: !options.dryRun) : nil
+        if options.dryRun, archive == nil, ArchiveFolder.used(by: setup.rules) {
+            // As for a missing move target: say so rather than print "would archive".
+            context.err("triage: account \(account.name): \(ArchiveFolder.missingLine(account: account, server: connection.serverName))\n")
+        }
+        let commands = try DigestCommands.inbox(setup: setup, connection: connection, dryRun: options.dryRun)
+        let filed = try SieveFolders.extra(for: account, rules: setup.rules, archive: archive, on: connection)
+        return AccountShared(archive: archive, commands: commands, filed: filed)
+    }
+
+    /// After the mail: pending webhooks (after the mail actions, so a slow or failing
+    /// endpoint never holds them up; bounded by webhook_budget, so they cannot hold
+    /// up the digest either), then the day's digest when it is due. Under the store
+    /// lock. Returns the digest's outcome; nil without a `[digest]`.
+    static func afterMail(setup: RunSetup, context: Context, digestPassword: Result<String, any Error>?,
+                          checkpoint: @escaping @Sendable (String) -> Void) throws -> Result<DigestOutcome, SimpleError>? {
+        for failure in try WebhookDispatcher.deliverPending(store: setup.store, policy: WebhookDispatcher.policy(setup.config),
+                                                            context: context, checkpoint: checkpoint) {
+            context.err("triage: \(failure)\n")
+        }
+        // The day's digest, after the accounts (even when some failed).
+        guard setup.config.digest != nil else { return nil }
+        return DigestService.sendDue(setup: setup, context: context, password: digestPassword, checkpoint: checkpoint)
     }
 
     /// Opens the account's connection: a local Maildir, or IMAP with verified TLS, logging

@@ -40,4 +40,18 @@ final class CutoffProxy {
     }
 
     func stop() { process.stop() }
+
+    // MARK: Live connections (triage watch)
+
+    private var epoch = 0
+
+    /// Cuts every connection open now (`stall: false`, a network drop) or leaves
+    /// them open forwarding nothing more (`stall: true`, a silent connection), within
+    /// about a second; later connections pass as the plan says.
+    func cutLive(stall: Bool = false) throws {
+        epoch += 1
+        let path = process.workDirectory.appendingPathComponent("live").path
+        try "\(epoch) \(stall ? "stall" : "cut")".write(toFile: path + ".tmp", atomically: false, encoding: .utf8)
+        rename(path + ".tmp", path)
+    }
 }

@@ -45,8 +45,10 @@ final class DovecotServer: @unchecked Sendable {
 
     private static let script = ServerScript("dovecot.sh")
 
-    private init() throws {
-        directory = NSTemporaryDirectory() + "triage-dovecot-\(getpid())"
+    /// A server of its own in `directory` (default: the shared one's), for tests that
+    /// stop and restart it (`stop()` when done).
+    init(directory: String = NSTemporaryDirectory() + "triage-dovecot-\(getpid())") throws {
+        self.directory = directory
         let ports = try Self.script.start(in: directory)
         imapPort = ports["imap"]!
         imapsPort = ports["imaps"]!
@@ -56,6 +58,17 @@ final class DovecotServer: @unchecked Sendable {
     /// Stops the server and removes its folder.
     func stop() {
         Self.script.stop(in: directory)
+    }
+
+    /// Stops the server (if it runs) and starts it again on the same ports
+    /// (`dovecot.sh restart`); the mail stays.
+    func restart() throws {
+        try Self.script.run(["restart", directory])
+    }
+
+    /// Stops the server, keeping its folder, for `restart()`.
+    func halt() throws {
+        try Self.script.run(["halt", directory])
     }
 
     /// A login nobody has used yet (from the pool dovecot.sh made), with an empty

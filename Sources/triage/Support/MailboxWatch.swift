@@ -1,0 +1,49 @@
+import Foundation
+import TriageConfig
+import TriageCore
+import TriageIMAP
+
+/// One mailbox `triage watch` keeps an eye on: its own connection (IDLE watches
+/// only the selected mailbox), whether it is idling, and when to try again after
+/// the connection was lost.
+final class MailboxWatch {
+    let account: AccountSection
+    let mailbox: String
+    /// The open connection, nil while it is down.
+    var connection: MailConnection?
+    /// What the account's mailboxes share on this connection (archive folder, digest
+    /// commands), looked up when it is made.
+    var shared = RunCommand.AccountShared(archive: nil, commands: nil, filed: [])
+    /// The connection as IMAP, when it is one with IDLE.
+    var idler: IMAPConnection? {
+        guard let imap = connection as? IMAPConnection, imap.hasIdle else { return nil }
+        return imap
+    }
+    /// In IDLE since this instant, or nil.
+    var idleSince: Date?
+    /// The mailbox needs a pass of the runner (just connected, the server said something, poll time).
+    var dirty = true
+    /// When to look again on a connection without IDLE.
+    var nextPoll = Date.distantPast
+    /// When to try to connect again.
+    var nextAttempt = Date.distantPast
+    var backoff = ReconnectBackoff()
+    /// The exit status of the failure last reported in this outage, nil while the
+    /// connection is up: one line per outage and cause, not one per attempt.
+    var reportedFailure: ExitStatus?
+
+    init(account: AccountSection, mailbox: String) {
+        self.account = account
+        self.mailbox = mailbox
+    }
+
+    /// `account/mailbox`, for messages.
+    var name: String { "\(account.name)/\(mailbox)" }
+
+    /// Drops the connection without a word to the server (it is gone or out of step).
+    func drop() {
+        connection?.close()
+        connection = nil
+        idleSince = nil
+    }
+}

@@ -1,0 +1,358 @@
+import Foundation
+import XCTest
+
+/// `triage watch` against a real Dovecot: new mail leaves INBOX without any
+/// `triage run`, through restarts of the server, cut and silent connections and a
+/// changed password; SIGTERM and SIGINT end it with 0; `triage run` works beside
+/// it; and no message is ever processed twice (one store record each).
+///
+/// Mail arrives by IMAP APPEND (Tests/Servers/imap-seed.py), or into the Maildir
+/// while the server is down. Waits are generous (tens of seconds): these tests
+/// show that it happens, the benchmark (bench/watch) how fast.
+final class WatchCommandTests: XCTestCase {
+    /// Every message with `watch` in the subject gets a queue entry and leaves INBOX;
+    /// one with `digestme` goes into the digest and leaves INBOX.
+    static let rules = """
+        rule "watched mail leaves the inbox"
+          when subject:watch
+          then queue w, move "Done"
+
+        rule "for the digest"
+          when subject:digestme
+          then digest "Watched", move "Done"
+        """
+
+    private struct Box {
+        let server: DovecotServer
+        let user: String
+        let folder: TestFolder
+
+        /// Messages now in `mailbox` (Dovecot's Maildir files).
+        func count(_ mailbox: String) -> Int { server.files(user: user, mailbox: mailbox).count }
+
+        /// The store's queue records (one per processed message).
+        var queueRecords: [String] { folder.storeLines().filter { $0.hasPrefix("store queue/") } }
+
+        /// Delivers messages with these subjects by IMAP APPEND into `mailbox`, straight to Dovecot.
+        func append(_ subjects: [String], to mailbox: String = "INBOX") throws {
+            var ops: [[String: Any]] = []
+            for subject in subjects {
+                let path = folder.dir + "/msg-\(UUID().uuidString.prefix(8)).eml"
+                try "From: Sender <sender@example.test>\nTo: me@example.test\nSubject: \(subject)\nMessage-ID: <\(UUID().uuidString)@example.test>\n\nHello.\n"
+                    .write(toFile: path, atomically: true, encoding: .utf8)
+                ops.append(["append": mailbox, "file": path])
+            }
+            let job: [String: Any] = ["port": Int(server.imapsPort), "cafile": server.caFile, "user": user,
+                                      "password": DovecotServer.password, "ops": ops]
+            let jobPath = folder.dir + "/job-\(UUID().uuidString.prefix(8)).json"
+            try JSONSerialization.data(withJSONObject: job).write(to: URL(fileURLWithPath: jobPath))
+            let script = PythonTestServerProcess.serversDirectory.appendingPathComponent("imap-seed.py").path
+            try Spawn.run(["/usr/bin/python3", script, jobPath])
+        }
+
+        /// Waits (up to a minute) until INBOX is empty and `Done` holds `done` messages.
+        func waitUntilDone(_ done: Int) -> Bool {
+            WatchProcess.waitUntil(60) { count("INBOX") == 0 && count("Done") == done }
+        }
+
+        func remove() { folder.remove() }
+    }
+
+    /// A user with INBOX and Done, a configuration reaching Dovecot at `port`
+    /// (default: its IMAPS port) watching `mailboxes`, with `accountLines` and `triageLines`
+    /// and with a `file:` digest when `digest`.
+    private func box(_ purpose: String, server: DovecotServer? = nil, port: UInt16? = nil,
+                     accountLines: KeyValuePairs<String, String> = [:], triageLines: [(String, String)] = [],
+                     digest: Bool = false, mailboxes: [String] = ["INBOX"]) throws -> Box {
+        let server = try server ?? DovecotServer.shared()
+        let user = try server.makeUser(purpose)
+        try server.createMailbox(user: user, "Done")
+        let folder = try TestFolder(purpose, rules: Self.rules)
+        var account = ConfigSection("account test", [
+            "url": "imaps://localhost:\(port ?? server.imapsPort)", "user": user,
+            "password_command": "cat \(folder.dir)/pw", "ca_file": server.caFile,
+        ])
+        account.lines.append(("mailboxes", mailboxes.joined(separator: ", ")))
+        account.lines += accountLines.map { ($0.key, $0.value) }
+        for mailbox in mailboxes where mailbox != "INBOX" { try server.createMailbox(user: user, mailbox) }
+        var triage = ConfigSection.triage()
+        triage.lines += triageLines
+        var sections = [triage, account]
+        if digest {
+            sections.append(ConfigSection("digest", [
+                "to": "me@example.test", "from": "triage@example.test", "hour": "0", "smtp": "file:\(folder.outbox)",
+            ]))
+        }
+        try folder.writeConfig(sections)
+        return Box(server: server, user: user, folder: folder)
+    }
+
+    private func lines(_ text: String, containing part: String) -> Int {
+        text.components(separatedBy: "\n").filter { $0.contains(part) }.count
+    }
+
+    // MARK: - Mail leaves INBOX
+
+    func testNewMailLeavesInboxWithoutAnyRun() throws {
+        let box = try box("watch-basic")
+        defer { box.remove() }
+        let watch = try WatchProcess(config: box.folder.config)
+        watch.waitUntilWatching()
+        XCTAssertTrue(watch.out.contains("test/INBOX: watching with IDLE"), watch.out)
+
+        try box.append(["watch one"])
+        XCTAssertTrue(box.waitUntilDone(1), "still in INBOX: \(box.count("INBOX")); \(watch.out) \(watch.err)")
+        try box.append(["watch two", "watch three"])
+        XCTAssertTrue(box.waitUntilDone(3), "still in INBOX: \(box.count("INBOX")); \(watch.out) \(watch.err)")
+
+        XCTAssertEqual(watch.stop(), 0)
+        XCTAssertEqual(box.queueRecords.count, 3, box.queueRecords.joined(separator: "\n"))
+        XCTAssertEqual(watch.err, "")
+    }
+
+    func testSeveralMailboxesEachWatched() throws {
+        let box = try box("watch-two", mailboxes: ["INBOX", "Lists"])
+        defer { box.remove() }
+        let watch = try WatchProcess(config: box.folder.config)
+        watch.waitUntilWatching(mailboxes: 2)
+        XCTAssertTrue(watch.out.contains("test/Lists: watching with IDLE"), watch.out)
+        try box.append(["watch in lists"], to: "Lists")
+        XCTAssertTrue(WatchProcess.waitUntil(60) { box.count("Lists") == 0 && box.count("Done") == 1 }, watch.out + watch.err)
+        try box.append(["watch in inbox"])
+        XCTAssertTrue(box.waitUntilDone(2), watch.out + watch.err)
+        XCTAssertEqual(watch.stop(), 0)
+        XCTAssertEqual(box.queueRecords.count, 2, box.queueRecords.joined(separator: "\n"))
+        XCTAssertEqual(watch.err, "")
+    }
+
+    func testMaildirAccountIsPolled() throws {
+        let folder = try TestFolder("watch-maildir", rules: Self.rules)
+        defer { folder.remove() }
+        for mailbox in ["", "/.Done"] {
+            for sub in ["cur", "new", "tmp"] {
+                try FileManager.default.createDirectory(atPath: folder.dir + "/mail" + mailbox + "/" + sub,
+                                                        withIntermediateDirectories: true)
+            }
+        }
+        var triage = ConfigSection.triage()
+        triage.lines.append(("poll_interval", "1"))
+        try folder.writeConfig([triage, ConfigSection("account local", ["url": "maildir:mail", "mailboxes": "INBOX"])])
+        let watch = try WatchProcess(config: folder.config)
+        watch.waitUntilWatching()
+        XCTAssertTrue(watch.out.contains("local/INBOX: watching with a look every 1 s (no IDLE)"), watch.out)
+        try "From: a@example.test\nSubject: watch maildir\n\nHello.\n".write(toFile: folder.dir + "/mail/new/1.test",
+                                                                           atomically: true, encoding: .utf8)
+        let moved = WatchProcess.waitUntil(30) {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.dir + "/mail/.Done/cur")) ?? []).count
+                + ((try? FileManager.default.contentsOfDirectory(atPath: folder.dir + "/mail/.Done/new")) ?? []).count == 1
+        }
+        XCTAssertTrue(moved, watch.out + watch.err)
+        XCTAssertEqual(watch.stop(), 0)
+    }
+
+    func testDigestIsSentAtItsHour() throws {
+        let box = try box("watch-digest", digest: true)
+        defer { box.remove() }
+        let watch = try WatchProcess(config: box.folder.config)
+        watch.waitUntilWatching()
+        // Its hour (0) has passed, but an empty digest is not sent (send_empty is off).
+        XCTAssertEqual(box.folder.outboxFiles(), [])
+        try box.append(["digestme please"])
+        XCTAssertTrue(box.waitUntilDone(1), watch.out + watch.err)
+        XCTAssertTrue(WatchProcess.waitUntil(30) { box.folder.outboxFiles().count == 1 }, watch.err)
+        let sent = try String(contentsOfFile: box.folder.outbox + "/" + (box.folder.outboxFiles().first ?? ""), encoding: .utf8)
+        XCTAssertTrue(sent.contains("digestme please"), sent)
+        XCTAssertEqual(watch.stop(), 0)
+        XCTAssertEqual(box.folder.outboxFiles().count, 1, "sent once")
+        XCTAssertEqual(watch.err, "")
+    }
+
+    // MARK: - Signals
+
+    func testSIGTERMAndSIGINTWhileWaitingExitZero() throws {
+        let box = try box("watch-signal")
+        defer { box.remove() }
+        for signal in [SIGTERM, SIGINT] {
+            let watch = try WatchProcess(config: box.folder.config)
+            watch.waitUntilWatching()
+            let started = Date()
+            XCTAssertEqual(watch.stop(signal), 0, "signal \(signal): \(watch.err)")
+            XCTAssertLessThan(Date().timeIntervalSince(started), 10, "ends promptly, not at the next IDLE")
+            XCTAssertEqual(watch.err, "")
+        }
+    }
+
+    func testSIGTERMDuringABatchFinishesIt() throws {
+        let box = try box("watch-term-batch")
+        defer { box.remove() }
+        // The batch of a `slowhook` message ends with a webhook that takes 3 s to answer.
+        let port = try WebhookTestServer.shared().httpPort
+        try box.folder.writeRules(Self.rules + """
+
+            rule "slow webhook"
+              when subject:slowhook
+              then webhook "http://127.0.0.1:\(port)/stall/3/watch-term-batch", move "Done"
+            """)
+        let watch = try WatchProcess(config: box.folder.config)
+        watch.waitUntilWatching()
+        let marker = "slowhook \(UUID().uuidString.prefix(8))"
+        try box.append([marker])
+        XCTAssertTrue(WatchProcess.waitUntil(30) { !((try? WebhookTestServer.shared().requests(containing: marker)) ?? []).isEmpty },
+                      "the webhook POST began: \(watch.err)")
+        let signalled = Date()
+        XCTAssertEqual(watch.stop(), 0, watch.err)
+        XCTAssertGreaterThan(Date().timeIntervalSince(signalled), 1.5, "it waited for the POST's answer")
+        XCTAssertEqual(box.count("Done"), 1)
+        XCTAssertTrue(box.folder.storeLines().contains { $0.hasPrefix("store webhooks/delivered/") },
+                      "the webhook was recorded as delivered: \(box.folder.storeLines())")
+        XCTAssertEqual(watch.err, "")
+    }
+
+    // MARK: - Beside `triage run` and the store's other writers
+
+    func testRunAndQueueDoneBesideWatchAndNothingTwice() throws {
+        let box = try box("watch-run")
+        defer { box.remove() }
+        let watch = try WatchProcess(config: box.folder.config)
+        watch.waitUntilWatching()
+        try box.append(["watch one"])
+        XCTAssertTrue(box.waitUntilDone(1), watch.out + watch.err)
+
+        // A cron run meanwhile: works, finds nothing left to do.
+        let run = try box.folder.triage(["run"])
+        XCTAssertEqual(run.status, 0, run.err)
+        // Mail and runs racing with the watch: each message is done once, by one of them.
+        for round in 0..<3 {
+            try box.append(["watch race \(round)a", "watch race \(round)b"])
+            let again = try box.folder.triage(["run"])
+            XCTAssertEqual(again.status, 0, again.err)
+        }
+        XCTAssertTrue(box.waitUntilDone(7), "INBOX \(box.count("INBOX")), Done \(box.count("Done")): \(watch.err)")
+
+        // The store's interactive writers work beside it too.
+        let list = try box.folder.triage(["queue", "list", "w", "--json"])
+        XCTAssertEqual(list.status, 0, list.err)
+        let first = list.out.split(separator: "\n").first.map { Data($0.utf8) } ?? Data()
+        let id = ((try? JSONSerialization.jsonObject(with: first)) as? [String: Any])?["id"] as? String ?? "?"
+        let done = try box.folder.triage(["queue", "done", id])
+        XCTAssertEqual(done.status, 0, "queue done \(id): \(done.err) \(list.out)")
+
+        XCTAssertEqual(watch.stop(), 0)
+        XCTAssertEqual(box.queueRecords.count, 7, "one record per message:\n" + box.queueRecords.joined(separator: "\n"))
+        XCTAssertEqual(watch.err, "")
+    }
+
+    func testRunWaitsForALockHeldForABatch() throws {
+        let box = try box("watch-lockwait")
+        defer { box.remove() }
+        XCTAssertEqual(try box.folder.triage(["run"]).status, 0)
+        // Another process holds the store lock for 2 s, as `watch` holds it for a batch.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [box.folder.store + "/lock", "sleep", "2"]
+        try holder.run()
+        defer { holder.waitUntilExit() }
+        XCTAssertTrue(WatchProcess.waitUntil(5) {
+            let fd = open(box.folder.store + "/lock", O_RDONLY)
+            defer { close(fd) }
+            return flock(fd, LOCK_EX | LOCK_NB) != 0
+        }, "the holder has the lock")
+        let run = try box.folder.triage(["run"])
+        XCTAssertEqual(run.status, 0, "waits instead of failing: \(run.err)")
+    }
+
+    // MARK: - Surviving the real world
+
+    func testDovecotRestartsUnderIt() throws {
+        let server = try DovecotServer(directory: NSTemporaryDirectory() + "triage-dovecot-watch-\(getpid())")
+        defer { try? server.halt(); server.stop() }
+        // idle_interval bounds how long a connection that looks alive but is not (Dovecot's
+        // login process may linger after its master is gone) goes unnoticed.
+        let box = try box("watch-restart", server: server, triageLines: [("idle_interval", "10")])
+        defer { box.remove() }
+        let watch = try WatchProcess(config: box.folder.config)
+        watch.waitUntilWatching()
+        try box.append(["watch before"])
+        XCTAssertTrue(box.waitUntilDone(1), watch.out + watch.err)
+
+        // A quick restart, then mail.
+        try server.restart()
+        try box.append(["watch after restart"])
+        XCTAssertTrue(box.waitUntilDone(2), "INBOX \(box.count("INBOX")): \(watch.err)")
+
+        // Down for a while (several attempts), with mail delivered meanwhile.
+        try server.halt()
+        try server.seed(user: box.user, "From: s@example.test\nSubject: watch while down\nMessage-ID: <down@example.test>\n\nHi.\n")
+        sleep(4)
+        try server.restart()
+        XCTAssertTrue(box.waitUntilDone(3), "INBOX \(box.count("INBOX")): \(watch.err)")
+
+        XCTAssertEqual(watch.stop(), 0)
+        XCTAssertEqual(box.queueRecords.count, 3, box.queueRecords.joined(separator: "\n"))
+        // Once per outage, not once per attempt.
+        let losses = lines(watch.err, containing: "trying again after growing pauses")
+        XCTAssertTrue((1...2).contains(losses), watch.err)
+        XCTAssertEqual(lines(watch.err, containing: "connected again; taking"), losses, watch.err)
+    }
+
+    func testCutAndSilentConnections() throws {
+        let server = try DovecotServer.shared()
+        let proxy = try CutoffProxy(to: "127.0.0.1", port: server.imapsPort)
+        defer { proxy.stop() }
+        try proxy.set(.pass)
+        let box = try box("watch-cut", port: proxy.port, accountLines: ["timeout": "2"], triageLines: [("idle_interval", "5")])
+        defer { box.remove() }
+        let watch = try WatchProcess(config: box.folder.config)
+        watch.waitUntilWatching()
+
+        // The network drops: seen at once (the socket closes), connected again after a second.
+        try proxy.cutLive()
+        XCTAssertTrue(WatchProcess.waitUntil(30) { watch.err.contains("connected again; taking") }, watch.err)
+        try box.append(["watch after cut"])
+        XCTAssertTrue(box.waitUntilDone(1), "INBOX \(box.count("INBOX")): \(watch.err)")
+
+        // Silence: nothing more arrives, not even the answer to DONE; the end of the
+        // IDLE (idle_interval) and the timeout find it dead.
+        try proxy.cutLive(stall: true)
+        sleep(1)
+        try box.append(["watch after silence"])
+        XCTAssertTrue(box.waitUntilDone(2), "INBOX \(box.count("INBOX")): \(watch.err)")
+
+        XCTAssertEqual(watch.stop(), 0)
+        XCTAssertEqual(box.queueRecords.count, 2, box.queueRecords.joined(separator: "\n"))
+        XCTAssertEqual(lines(watch.err, containing: "trying again after growing pauses"), 2, watch.err)
+        // Usually DONE; IDLE when the freeze came as the IDLE was being renewed.
+        XCTAssertTrue(watch.err.contains("no answer to DONE INBOX within 2 s")
+                      || watch.err.contains("no answer to IDLE INBOX within 2 s"), watch.err)
+        XCTAssertEqual(lines(watch.err, containing: "connected again; taking"), 2, watch.err)
+    }
+
+    func testChangedPasswordIsTriedAgainAndSaidOnce() throws {
+        let server = try DovecotServer.shared()
+        let proxy = try CutoffProxy(to: "127.0.0.1", port: server.imapsPort)
+        defer { proxy.stop() }
+        try proxy.set(.pass)
+        let box = try box("watch-password", port: proxy.port, accountLines: ["timeout": "2"])
+        defer { box.remove() }
+        let watch = try WatchProcess(config: box.folder.config)
+        watch.waitUntilWatching()
+
+        // The password changed on the server and the connection drops: every login is refused.
+        try "not-the-password".write(toFile: box.folder.dir + "/pw", atomically: true, encoding: .utf8)
+        try proxy.cutLive()
+        XCTAssertTrue(WatchProcess.waitUntil(30) { watch.err.contains("trying again") }, watch.err)
+        try box.append(["watch while refused"])
+        sleep(4)  // attempts after 1, 2 (and 4) s, all refused
+        XCTAssertEqual(box.count("INBOX"), 1)
+        // One line for the drop, one for the refusal: not one per attempt.
+        XCTAssertEqual(lines(watch.err, containing: "trying again"), 2, "once per cause: \(watch.err)")
+        XCTAssertEqual(lines(watch.err, containing: "refused the login"), 1, watch.err)
+
+        // The user updates it: the next attempt gets in and takes what arrived.
+        try DovecotServer.password.write(toFile: box.folder.dir + "/pw", atomically: true, encoding: .utf8)
+        XCTAssertTrue(box.waitUntilDone(1), "INBOX \(box.count("INBOX")): \(watch.err)")
+        XCTAssertEqual(watch.stop(), 0)
+        XCTAssertEqual(lines(watch.err, containing: "connected again; taking"), 1, watch.err)
+        XCTAssertEqual(box.queueRecords.count, 1, box.queueRecords.joined(separator: "\n"))
+    }
+}
