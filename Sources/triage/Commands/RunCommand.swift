@@ -143,6 +143,11 @@ enum RunCommand: Command {
                         report: printer.report)
                     runner.checkpoint = crashHook
                     runner.parts = parts
+                    // TRIAGE_WHOLE_HEADER=1 fetches every header whole (a server whose
+                    // HEADER.FIELDS misbehaves; the tests compare both ways).
+                    if context.environment["TRIAGE_WHOLE_HEADER"] != "1" {
+                        runner.headerFields = setup.rules?.neededHeaderFields
+                    }
                     let outcome = try runner.run(on: connection)
                     for notice in (connection as? IMAPConnection)?.takeNotices() ?? [] {
                         context.err("triage: \(account.name)/\(mailbox): \(notice)\n")
