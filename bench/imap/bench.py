@@ -339,7 +339,7 @@ def main():
         server.restore()
         tools["triage"]["reset"]()
         trace = os.path.join(run_dir, "strace-net.txt")
-        sh("strace", "-f", "-e", "trace=read,recvfrom,recvmsg", "-e", "read=none", "-o", trace,
+        sh("strace", "-f", "-e", "trace=socket,read,recvfrom,recvmsg", "-e", "read=none", "-o", trace,
            *tools["triage"]["cold"], stdout=subprocess.DEVNULL)
         results["bytes"] = received_bytes(trace)
 
