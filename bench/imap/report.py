@@ -88,7 +88,7 @@ def tables(result):
         f = result["fsyncs"]
         lines.append("")
         lines.append("Store durability (`triage-store`: the cc rule also adds `digest \"FYI\"`, the receipts rule `queue rec`): %d records in %d batches "
-                     "cost %d fsync calls (%.1f per batch, %.2f per record)." % (
+                     "cost %d fsync and syncfs calls (%.1f per batch, %.2f per record)." % (
                          f["records"], f["batches"], f["calls"], f["calls"] / max(1, f["batches"]), f["calls"] / max(1, f["records"])))
     lines.append("")
     return lines, limit, poll
