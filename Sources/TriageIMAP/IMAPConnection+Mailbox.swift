@@ -154,7 +154,9 @@ extension IMAPConnection {
         // with or without UID): keep one answer per UID asked for, the full one.
         var byUID: [UInt32: FetchedMessage] = [:]
         for message in try uidFetch(set, attributes, gmail: isGmail) where wanted.contains(message.uid) {
-            if let seen = byUID[message.uid], !seen.header.isEmpty, message.header.isEmpty { continue }
+            // (A HEADER.FIELDS answer may rightly be empty: the size tells the full one too.)
+            func isFull(_ m: FetchedMessage) -> Bool { !m.header.isEmpty || m.size > 0 }
+            if let seen = byUID[message.uid], isFull(seen), !isFull(message) { continue }
             byUID[message.uid] = message
         }
         return byUID.keys.sorted().compactMap { byUID[$0] }
