@@ -8,10 +8,11 @@
 #   bench/run-all.sh --large       also 100,000 messages (1 run each; ~20 min more,
 #                                  about 1.5 GB under the work folder)
 #   options: --runs N, --large-runs N, --work DIR (default /tmp/triage-bench),
-#            --keep (leave the Dovecot instances running)
+#            --keep (leave the Dovecot instances running),
+#            --baseline BIN (another triage build, e.g. main's, measured side by side)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-large=no runs=3 large_runs=1 work=/tmp/triage-bench keep=no
+large=no runs=3 large_runs=1 work=/tmp/triage-bench keep=no baseline=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --large) large=yes ;;
@@ -19,7 +20,8 @@ while [ $# -gt 0 ]; do
     --large-runs) large_runs=$2; shift ;;
     --work) work=$2; shift ;;
     --keep) keep=yes ;;
-    *) echo "usage: $0 [--large] [--runs N] [--large-runs N] [--work DIR] [--keep]" >&2; exit 64 ;;
+    --baseline) baseline=(--baseline "$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); shift ;;
+    *) echo "usage: $0 [--large] [--runs N] [--large-runs N] [--work DIR] [--keep] [--baseline BIN]" >&2; exit 64 ;;
   esac
   shift
 done
@@ -38,7 +40,7 @@ for n in "${counts[@]}"; do
   r=$runs
   [ "$n" = 100000 ] && r=$large_runs
   /usr/bin/python3 "$root/bench/imap/bench.py" --count "$n" --runs "$r" --work "$work" \
-    --triage "$triage" --rawfetch "$work/rawfetch" --json "$work/results-$n.json" >/dev/null
+    --triage "$triage" --rawfetch "$work/rawfetch" "${baseline[@]}" --json "$work/results-$n.json" >/dev/null
   results+=("$work/results-$n.json")
 done
 # A 100,000 result from an earlier --large run is kept in the report.

@@ -92,12 +92,15 @@ enum FetchResponseReader {
         }
     }
 
-    /// Whether a body section is `[HEADER]` (else it is the `[TEXT]` prefix).
+    /// Whether a body section is `[HEADER]` or `[HEADER.FIELDS (...)]` (else it is the `[TEXT]` prefix).
     private static func isHeaderSection(_ section: UnsafeMutablePointer<mailimap_section>?) -> Bool {
         guard let spec = section?.pointee.sec_spec,
               Int(spec.pointee.sec_type) == MAILIMAP_SECTION_SPEC_SECTION_MSGTEXT,
               let text = spec.pointee.sec_data.sec_msgtext else { return false }
-        return Int(text.pointee.sec_type) == MAILIMAP_SECTION_MSGTEXT_HEADER
+        switch Int(text.pointee.sec_type) {
+        case MAILIMAP_SECTION_MSGTEXT_HEADER, MAILIMAP_SECTION_MSGTEXT_HEADER_FIELDS: return true
+        default: return false
+        }
     }
 
     /// INTERNALDATE as seconds since 1970. libetpan keeps the zone as ±HHMM in an int.

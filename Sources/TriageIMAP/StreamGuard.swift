@@ -44,7 +44,7 @@ final class StreamGuard {
     /// Unrecognized flag`: libetpan reports a tagged BAD and a tag that does not match
     /// alike, and only this tells a refusal from a stream out of step.
     private(set) var lastLine: [UInt8] = []
-    private var currentLine: [UInt8] = []
+    private(set) var currentLine: [UInt8] = []
 
     /// A guard allowing `maxBytes` per answer and `deadline` from sending a command to
     /// the last byte of its answer.
@@ -116,15 +116,34 @@ final class StreamGuard {
         }
     }
 
-    private func noteLines(_ bytes: UnsafeRawBufferPointer) {
-        for byte in bytes {
-            if byte == UInt8(ascii: "\n") {
-                lastLine = currentLine
-                currentLine.removeAll(keepingCapacity: true)
-            } else if currentLine.count < 64 {
-                currentLine.append(byte)
-            }
+    /// Keeps the start of the last whole line and of the line still open. Only the
+    /// chunk's last two line ends matter, so it looks for those from the end instead
+    /// of visiting every byte of a large FETCH answer (a fifth of the client's time
+    /// in a run that fetches texts, when it went byte by byte).
+    func noteLines(_ bytes: UnsafeRawBufferPointer) {
+        let newline = UInt8(ascii: "\n")
+        let count = bytes.count
+        var last = count - 1
+        while last >= 0 && bytes[last] != newline { last -= 1 }
+        guard last >= 0 else {
+            // No line end: the open line goes on.
+            let room = 64 - currentLine.count
+            if room > 0 { currentLine.append(contentsOf: bytes[0..<min(count, room)]) }
+            return
         }
+        var previous = last - 1
+        while previous >= 0 && bytes[previous] != newline { previous -= 1 }
+        if previous >= 0 {
+            // The last whole line lies within this chunk.
+            lastLine = Array(bytes[(previous + 1)..<min(last, previous + 1 + 64)])
+        } else {
+            // It began in an earlier chunk: the open line, continued up to here.
+            var line = currentLine
+            let room = 64 - line.count
+            if room > 0 { line.append(contentsOf: bytes[0..<min(last, room)]) }
+            lastLine = line
+        }
+        currentLine = Array(bytes[(last + 1)..<min(count, last + 1 + 64)])
     }
 
     private func blank(_ bytes: UnsafeMutableRawBufferPointer, from offset: Int) {

@@ -1,6 +1,7 @@
 import Foundation
 import TriageCore
 import TriageIMAP
+import TriageMIME
 import XCTest
 
 /// `triage run` end to end against a real Dovecot on loopback with verified TLS:
@@ -325,5 +326,53 @@ final class RunIntegrationTests: XCTestCase {
         XCTAssertTrue(run.out.contains("would: label \"no push\""), run.out)
         XCTAssertEqual(snapshot(), before)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/store/state"))
+    }
+
+    /// Fetching only the header fields the rules read (`BODY.PEEK[HEADER.FIELDS (...)]`)
+    /// changes nothing a run does: two users with the same mail, one run with the
+    /// whole header, one narrowed, end with the same server state and byte-identical
+    /// records. Two messages have no Message-ID, so record identity is the hash of
+    /// the whole header: one goes to the digest, one to a missing folder (its
+    /// *Problems* entry is made without any text fetch).
+    func testNarrowedHeaderFetchChangesNothing() throws {
+        let extra = [
+            "From: Ann <ann@example.test>\nTo: team@example.test\nCc: me@example.test\nSubject: No id, cc only\n"
+                + "Date: Mon, 30 Nov 2026 08:00:00 +0000\nReceived: from x by y; Mon, 30 Nov 2026 08:00:00 +0000\n"
+                + "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\nNo id here.\n",
+            "From: x@example.test\nTo: me@example.test\nSubject: No id, a trip to nowhere\n"
+                + "Date: Mon, 30 Nov 2026 08:00:00 +0000\nX-Mailer: test\n\nGone.\n",
+        ]
+        func outcome(wholeHeader: Bool) throws -> (server: [String], store: [String], trace: String) {
+            let name = try server.makeUser(wholeHeader ? "whole" : "narrow")
+            try server.createMailbox(user: name, "Lists/dev")
+            for (_, flags, text) in corpus { try server.seed(user: name, text, flags: flags) }
+            for text in extra { try server.seed(user: name, text) }
+            let other = try TestFolder(wholeHeader ? "whole" : "narrow", rules: rules)
+            defer { other.remove() }
+            try other.writeConfig(url: "imaps://localhost:\(server.imapsPort)", user: name, caFile: server.caFile)
+            let run = try other.triage(["run", "--all", "--verbose", "--now", "2026-11-30T09:00:00Z"],
+                                       environment: wholeHeader ? ["TRIAGE_WHOLE_HEADER": "1", "TRIAGE_TRACE": "1"] : ["TRIAGE_TRACE": "1"])
+            XCTAssertEqual(run.status, 78, run.err)
+            var lines: [String] = []
+            let connection = try server.connect(user: name)
+            defer { connection.close() }
+            for mailbox in ["INBOX", "Lists/dev"] {
+                _ = try connection.open(mailbox, readOnly: true)
+                for item in try connection.fetch(try connection.uids(above: 0)) {
+                    let message = MessageParser.parseHeader(item.header)
+                    lines.append("\(mailbox) \(message.subject ?? "") \(item.flags.sorted()) \(item.labels.sorted())")
+                }
+            }
+            return (lines.sorted(), other.storeLines().sorted(), run.out + run.err)
+        }
+        let whole = try outcome(wholeHeader: true)
+        let narrowed = try outcome(wholeHeader: false)
+        XCTAssertEqual(narrowed.server, whole.server)
+        XCTAssertEqual(narrowed.store, whole.store)
+        XCTAssertEqual(whole.server.count, 8)
+        XCTAssertTrue(narrowed.trace.contains("BODY.PEEK[HEADER.FIELDS ("), narrowed.trace)
+        XCTAssertFalse(whole.trace.contains("HEADER.FIELDS"), whole.trace)
+        XCTAssertTrue(whole.store.contains { $0.contains("Problems") && $0.contains("No id, a trip to nowhere") }, "\(whole.store)")
+        XCTAssertTrue(whole.store.contains { $0.contains("No id here.") }, "\(whole.store)")
     }
 }

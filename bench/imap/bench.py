@@ -104,6 +104,21 @@ def verify(server, expected):
     return json.loads(proc.stdout)
 
 
+def received_bytes(trace):
+    """Sum of the results of read/recv calls on sockets in an strace log."""
+    total = 0
+    sockets = set()
+    for line in open(trace):
+        if "socket(" in line:
+            r = re.search(r"= (\d+)$", line.strip())
+            if r:
+                sockets.add(r.group(1))
+        m = re.search(r"(?:read|recvfrom|recvmsg)\((\d+),.*= (\d+)$", line.strip())
+        if m and m.group(1) in sockets:
+            total += int(m.group(2))
+    return total
+
+
 def median_of(runs):
     keys = ["wall", "rss", "cpu", "server"]
     out = {k: statistics.median(r[k] for r in runs) for k in keys}
@@ -170,6 +185,7 @@ def main():
     ap.add_argument("--work", default="/tmp/triage-bench")
     ap.add_argument("--triage", required=True)
     ap.add_argument("--rawfetch", required=True)
+    ap.add_argument("--baseline", help="another triage binary (e.g. main's) measured side by side as triage-base")
     ap.add_argument("--json")
     ap.add_argument("--only", help="comma-separated case names to run")
     args = ap.parse_args()
@@ -207,12 +223,13 @@ def main():
         for i in range(198):
             f.write('rule "never %d" when %s then label "never%d"\n' % (i, kinds[i % len(kinds)].format(i=i), i))
     rules_dirs["triage-200"] = many
-    # Store writes: the cc rule also puts the message in the digest (one record each).
+    # Store writes: the cc rule also puts the message in the digest and the receipts
+    # rule puts it on the `rec` queue (one record each: a third or more of the mailbox).
     store_rules = os.path.join(run_dir, "rules-store")
     os.makedirs(store_rules, exist_ok=True)
     with open(os.path.join(store_rules, "bench.rules"), "w") as f:
         f.write(open(os.path.join(HERE, "tools", "triage-rules", "bench.rules")).read().replace(
-            'move "NoPush"', 'move "NoPush", digest "FYI"'))
+            'move "NoPush"', 'move "NoPush", digest "FYI"').replace('label "rec"', 'label "rec", queue "rec"'))
     rules_dirs["triage-store"] = store_rules
 
     def triage_conf(rules, name):
@@ -235,6 +252,14 @@ def main():
             "cold": [args.triage, "run", "--all", "--config", conf],
             "noop": [args.triage, "run", "--config", conf],
         }
+    if args.baseline:
+        for name in ("triage", "triage-store"):
+            conf, store = triage_conf(rules_dirs[name], name + "-base")
+            tools[name.replace("triage", "triage-base")] = {
+                "reset": lambda store=store: shutil.rmtree(store, ignore_errors=True),
+                "cold": [args.baseline, "run", "--all", "--config", conf],
+                "noop": [args.baseline, "run", "--config", conf],
+            }
     imaplib_argv = ["/usr/bin/python3", os.path.join(HERE, "tools", "imaplib_triage.py"), "127.0.0.1",
                     str(server.imaps), server.ca, "me@example.test", "test-password"]
     tools["imaplib"] = {
@@ -307,6 +332,16 @@ def main():
         records = sum(len([f for f in files if f.endswith(".json")]) for _, _, files in os.walk(store))
         batches = -(-args.count // 5000)  # triage run's batch when the rules read only headers
         results["fsyncs"] = {"calls": calls, "records": records, "batches": batches}
+
+    if want("triage") and shutil.which("strace"):
+        # Bytes triage reads from the server in a cold run (read/recv on its sockets
+        # after TLS, so slightly more than the IMAP payload), counted with strace.
+        server.restore()
+        tools["triage"]["reset"]()
+        trace = os.path.join(run_dir, "strace-net.txt")
+        sh("strace", "-f", "-e", "trace=socket,read,recvfrom,recvmsg", "-e", "read=none", "-o", trace,
+           *tools["triage"]["cold"], stdout=subprocess.DEVNULL)
+        results["bytes"] = received_bytes(trace)
 
     if args.json:
         with open(args.json, "w") as f:

@@ -55,8 +55,12 @@ def tables(result):
     lines.append("|---|---:|---:|---:|---:|---:|---:|---|")
     names = {"raw-fetch-plain": "raw header fetch, plain", "raw-fetch-tls": "raw header fetch, TLS",
              "raw-actions-tls": "raw STORE + MOVE only, TLS", "triage": "`triage run --all` (2 rules)",
-             "triage-200": "`triage run --all` (200 rules)", "triage-store": "`triage run --all` + digest records",
-             "imaplib": "Python imaplib script", "imapfilter": "imapfilter"}
+             "triage-200": "`triage run --all` (200 rules)",
+             "triage-store": "`triage run --all` + records (`digest \"FYI\"` / `queue rec`)",
+             "triage-base": "`triage run --all`, baseline build (main)",
+             "triage-base-store": "`triage run --all` + records, baseline build (main)",
+             "imaplib": "Python imaplib script (UID SEARCH FROM/CC, then HEADER.FIELDS of the candidates)",
+             "imapfilter": "imapfilter"}
     for key, label in names.items():
         if key not in c:
             continue
@@ -73,7 +77,8 @@ def tables(result):
     lines.append("| case | wall s | × bare poll | peak RSS MB | client CPU s | server CPU s |")
     lines.append("|---|---:|---:|---:|---:|---:|")
     for key, label in (("raw-poll-tls", "bare poll (C, GnuTLS)"), ("triage-noop", "`triage run`"),
-                       ("triage-200-noop", "`triage run` (200 rules)"), ("imaplib-noop", "Python imaplib script"),
+                       ("triage-200-noop", "`triage run` (200 rules)"), ("triage-store-noop", "`triage run` (records rules)"),
+                       ("triage-base-noop", "`triage run`, baseline build (main)"), ("imaplib-noop", "Python imaplib script"),
                        ("imapfilter-noop", "imapfilter")):
         if key in c:
             r = c[key]
@@ -82,8 +87,8 @@ def tables(result):
     if "fsyncs" in result:
         f = result["fsyncs"]
         lines.append("")
-        lines.append("Store durability (`triage-store`: the cc rule also adds `digest \"FYI\"`): %d records in %d batches "
-                     "cost %d fsync calls (%.1f per batch, %.2f per record)." % (
+        lines.append("Store durability (`triage-store`: the cc rule also adds `digest \"FYI\"`, the receipts rule `queue rec`): %d records in %d batches "
+                     "cost %d fsync and syncfs calls (%.1f per batch, %.2f per record)." % (
                          f["records"], f["batches"], f["calls"], f["calls"] / max(1, f["batches"]), f["calls"] / max(1, f["records"])))
     lines.append("")
     return lines, limit, poll
@@ -120,6 +125,24 @@ def targets(results):
         cpu_ratio = c["triage-200"]["cpu"] / t["cpu"]
         out.append("| 200 rules < 1.10 × 2 rules | wall %s ×, client CPU %s × | %s |" % (
             fmt(ratio), fmt(cpu_ratio), "yes" if ratio < 1.10 else "no"))
+    # The targets (#14), side by side in this run.
+    for peer, bound in (("imaplib", 0.8), ("imapfilter", 0.4)):
+        if peer in c:
+            ratio = t["wall"] / c[peer]["wall"]
+            out.append("| `--all` ≤ %.1f × %s | %s s vs %s s = %s × | %s |" % (
+                bound, peer, fmt(t["wall"]), fmt(c[peer]["wall"]), fmt(ratio), "yes" if ratio <= bound else "no"))
+    if "triage-store" in c:
+        ratio = c["triage-store"]["wall"] / t["wall"]
+        records = r.get("fsyncs", {}).get("records")
+        out.append("| records for a third or more ≤ 1.2 × the same run without | %s s vs %s s = %s ×%s | %s |" % (
+            fmt(c["triage-store"]["wall"]), fmt(t["wall"]), fmt(ratio),
+            " (%d records)" % records if records else "", "yes" if ratio <= 1.2 else "no"))
+    if "triage-base" in c:
+        ratio = t["cpu"] / c["triage-base"]["cpu"]
+        out.append("| client CPU per fetched message at least halved (vs main's build, same run) | %s s vs %s s = %s × | %s |" % (
+            fmt(t["cpu"]), fmt(c["triage-base"]["cpu"]), fmt(ratio), "yes" if ratio <= 0.5 else "no"))
+    if "bytes" in r:
+        out.append("| bytes read from the server (cold `--all`, strace) | %.1f MB | info |" % (r["bytes"] / 1e6))
     if "fsyncs" in r:
         f = r["fsyncs"]
         per_batch = f["calls"] / max(1, f["batches"])

@@ -32,6 +32,10 @@ public struct DigestCommandReader: Sendable {
     /// The longest snooze, in days.
     public static let maximumSnoozeDays = 366
 
+    /// The header fields `isCandidate` and `read` look at, upper-case: a run that
+    /// fetches only named fields adds these in INBOX.
+    public static let headerFields = ["FROM", "TO", "SUBJECT", "MESSAGE-ID", "IN-REPLY-TO", "REFERENCES"]
+
     /// Whether `message` is meant as a command: from one of the user's addresses to
     /// one of them, and either a Done message (`Subject: triage: ...`) or a reply
     /// to a digest (its In-Reply-To or References name a digest's Message-ID, or

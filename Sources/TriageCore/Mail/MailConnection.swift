@@ -25,6 +25,12 @@ public protocol MailConnection: AnyObject {
     /// the server's work. The default fetches everything.
     func fetch(_ uids: [UInt32], parts: MessageParts) throws -> [FetchedMessage]
 
+    /// Like `fetch(_:parts:)`, but with only the named header fields (upper-case,
+    /// `CompiledRules.neededHeaderFields`) in `FetchedMessage.header` instead of the
+    /// whole header block, when `headerFields` is not nil and the connection can
+    /// ask for fewer (IMAP `HEADER.FIELDS`). The default brings the whole header.
+    func fetch(_ uids: [UInt32], parts: MessageParts, headerFields: [String]?) throws -> [FetchedMessage]
+
     /// Adds or removes system flags and labels on the given UIDs, one command per
     /// kind of change. Idempotent: adding a flag twice changes nothing.
     func store(_ change: FlagChange, uids: [UInt32]) throws
@@ -69,6 +75,11 @@ extension MailConnection {
     /// Fetches everything: for connections where leaving parts out saves nothing.
     public func fetch(_ uids: [UInt32], parts: MessageParts) throws -> [FetchedMessage] {
         try fetch(uids)
+    }
+
+    /// The whole header: for connections where leaving fields out saves nothing.
+    public func fetch(_ uids: [UInt32], parts: MessageParts, headerFields: [String]?) throws -> [FetchedMessage] {
+        try fetch(uids, parts: parts)
     }
 }
 

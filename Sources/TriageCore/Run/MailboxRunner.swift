@@ -31,6 +31,12 @@ public struct MailboxRunner {
     /// look at (`CompiledRules.neededParts`). Messages whose actions write records
     /// get their text fetched as well, for the snippet. Default: everything.
     public var parts: MessageParts = .all
+    /// The header fields fetched instead of the whole header (upper-case,
+    /// `CompiledRules.neededHeaderFields`), or nil for the whole header. Ignored
+    /// when `parts` has the text. Messages whose actions write records, and those
+    /// without a Message-ID that have actions, are fetched again whole, so what
+    /// is stored and every record's identity are what a whole-header run makes.
+    public var headerFields: [String]?
     /// Called after each step that changes something (store write, server command,
     /// state save) with its name; the crash tests kill the process here.
     public var checkpoint: (String) -> Void = { _ in }
@@ -187,13 +193,19 @@ public struct MailboxRunner {
         // Command messages of the digest, with their whole bytes when fetched.
         var candidates: [(uid: UInt32, message: Message, bytes: [UInt8]?)] = []
         let inbox = mailbox.uppercased() == "INBOX" ? commands : nil
+        // Fetched with the named fields only (plus those that tell a digest command):
+        // messages without a Message-ID need the whole header for their identity (its
+        // hash), should an action record them.
+        let narrowed = parts.contains(.text) ? nil
+            : headerFields.map { inbox == nil ? $0 : Array(Set($0).union(DigestCommandReader.headerFields)).sorted() }
+        var needHeader: [UInt32] = []
         // Fetched in chunks: only the parsed messages of the batch stay, not every
         // chunk's raw answer.
         var chunkStart = 0
         while chunkStart < batchUIDs.count {
             let chunk = Array(batchUIDs[chunkStart..<min(chunkStart + max(1, options.fetchSize), batchUIDs.count)])
             chunkStart += chunk.count
-            let fetched = try connection.fetch(chunk, parts: parts)
+            let fetched = try connection.fetch(chunk, parts: parts, headerFields: narrowed)
             checkpoint("fetch")
             for item in fetched {
                 if let sinceStart = pass.sinceStart, let arrived = item.internalDate, arrived < sinceStart, !options.all { continue }
@@ -214,6 +226,8 @@ public struct MailboxRunner {
                 if !parts.contains(.text), !options.dryRun,
                    actions.contains(where: { MessageParts.needed(by: $0.action).contains(.text) }) {
                     needText.append(item.uid)
+                } else if narrowed != nil, !options.dryRun, !actions.isEmpty, message.messageID == nil {
+                    needHeader.append(item.uid)
                 }
                 // A message without actions needs nothing more: keep only the others.
                 if !actions.isEmpty { classified.append((item.uid, message, actions)) }
@@ -222,19 +236,19 @@ public struct MailboxRunner {
         if let inbox, !candidates.isEmpty {
             classified += try readCommands(candidates, inbox: inbox, on: connection, into: &found)
         }
-        if !needText.isEmpty {
-            // The records keep a snippet: fetch the text of just these messages. The
-            // rules did not look at it, so the decisions stand.
-            // With the text (up to 32 KiB each) a message weighs some 20 times its
-            // header: these fetches take a quarter of a header chunk at a time.
-            var position: [UInt32: Int] = [:]
-            for i in classified.indices { position[classified[i].uid] = i }
-            let textChunk = max(1, options.fetchSize / 4)
+        var position: [UInt32: Int] = [:]
+        for i in classified.indices { position[classified[i].uid] = i }
+        // The records keep a snippet: fetch the text of just these messages. The
+        // rules did not look at it, so the decisions stand.
+        // With the text (up to 32 KiB each) a message weighs some 20 times its
+        // header: these fetches take a quarter of a header chunk at a time.
+        for (uids, refetch, size) in [(needText, MessageParts.all, max(1, options.fetchSize / 4)),
+                                      (needHeader, parts, max(1, options.fetchSize))] {
             var start = 0
-            while start < needText.count {
-                let chunk = Array(needText[start..<min(start + textChunk, needText.count)])
+            while start < uids.count {
+                let chunk = Array(uids[start..<min(start + size, uids.count)])
                 start += chunk.count
-                for item in try connection.fetch(chunk, parts: .all) {
+                for item in try connection.fetch(chunk, parts: refetch) {
                     if let i = position[item.uid] { classified[i].message = makeMessage(item) }
                 }
             }

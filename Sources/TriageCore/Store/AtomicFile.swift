@@ -130,6 +130,16 @@ public enum AtomicFile {
         guard fsync(fd) == 0 else { throw StoreError.io(path: path, operation: "flush to disk", errno: errno) }
     }
 
+    /// Flushes everything written to the file system that holds `path` (`syncfs`):
+    /// one journal commit for a whole batch of new files, where an fsync of each
+    /// costs one commit per file (on ext4 under load, 3 to 5 ms each).
+    public static func syncFileSystem(of path: String) throws {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.io(path: path, operation: "open", errno: errno) }
+        defer { close(fd) }
+        guard systemSyncfs(fd) == 0 else { throw StoreError.io(path: path, operation: "flush to disk (syncfs)", errno: errno) }
+    }
+
     /// 128 random bits in hex, from the system's secure generator (getrandom).
     public static func randomName() -> String {
         var generator = SystemRandomNumberGenerator()
@@ -139,3 +149,8 @@ public enum AtomicFile {
         }.joined()
     }
 }
+
+/// `syncfs(2)` from the C library (Linux since 2.6.39): Swift's Glibc module leaves
+/// out this GNU extension, so it is bound by its symbol name.
+@_silgen_name("syncfs")
+private func systemSyncfs(_ fd: Int32) -> Int32

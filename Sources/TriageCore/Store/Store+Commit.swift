@@ -5,7 +5,8 @@ extension Store {
     /// Writes the records that do not exist yet (in any status); an existing
     /// record is left exactly as it is, so a done reminder stays done.
     ///
-    /// Durability costs one fsync per new file plus one per folder touched.
+    /// Durability costs one fsync per new file (one syncfs for more than
+    /// `perFileFlushLimit`) plus one per folder touched.
     public func write(_ batch: StoreBatch) throws -> StoreWriteResult {
         try withLock {
             var result = StoreWriteResult()
@@ -175,12 +176,16 @@ extension Store {
                 staged.append(try AtomicFile.Staged(path: folder + "/" + file.id + ".json", data: file.data))
                 touch(folder)
             }
-            // All written first, then flushed: the first fsync commits the file
-            // system's journal with every temp file in it, and the rest find their
-            // data already on disk. One fsync right after each write would cost a
-            // journal commit per record (see docs/BENCHMARKS.md).
+            // All written first, then flushed. A large batch (a run's records) is
+            // made durable by one syncfs of the store's file system: one journal
+            // commit for all of them, where an fsync of each costs a commit per
+            // record (docs/BENCHMARKS.md). A few files are cheaper to fsync one by one.
             if synchronous {
-                for file in staged { try file.flush() }
+                if staged.count > Store.perFileFlushLimit {
+                    try AtomicFile.syncFileSystem(of: root)
+                } else {
+                    for file in staged { try file.flush() }
+                }
             }
         } catch {
             for file in staged { file.discard() }
@@ -206,6 +211,9 @@ extension Store {
             for folder in touched { try AtomicFile.syncFolder(folder) }
         }
     }
+
+    /// Up to this many new files a commit fsyncs each; above, one syncfs flushes them all.
+    static let perFileFlushLimit = 8
 
     /// `queue/open` of `ROOT/queue/open/ID.json`, for checkpoint names.
     private static func kindName(_ path: String) -> String {

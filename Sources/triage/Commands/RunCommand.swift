@@ -241,6 +241,11 @@ enum RunCommand: Command {
         runner.parts = parts
         runner.commands = shared.commands
         runner.archive = shared.archive
+        // TRIAGE_WHOLE_HEADER=1 fetches every header whole (a server whose
+        // HEADER.FIELDS misbehaves; the tests compare both ways).
+        if context.environment["TRIAGE_WHOLE_HEADER"] != "1" {
+            runner.headerFields = setup.rules?.neededHeaderFields
+        }
         let outcome = try runner.run(on: connection)
         for notice in (connection as? IMAPConnection)?.takeNotices() ?? [] {
             context.err("triage: \(account.name)/\(mailbox): \(notice)\n")
