@@ -91,29 +91,3 @@ extension IMAPConnection {
         return values
     }
 }
-
-/// SPECIAL-USE folders (RFC 6154): where `archive` goes when the account names no folder.
-extension IMAPConnection {
-    /// The first folder (as the rules name it) that `LIST "" "*"` marks with the
-    /// attribute `use` (`\Archive`, `\Trash`, compared without case), or nil. Servers
-    /// with SPECIAL-USE (Dovecot, Cyrus, Gmail, Fastmail) send the attributes in a plain
-    /// LIST; one that sends them only for `LIST RETURN (SPECIAL-USE)` is not asked so
-    /// (libetpan cannot send it): name the folder with `archive = FOLDER` there.
-    public func specialUseFolder(_ use: String) throws -> String? {
-        let wanted = use.hasPrefix("\\") ? String(use.dropFirst()).lowercased() : use.lowercased()
-        let namespace = try folderNamespace()
-        var list: UnsafeMutablePointer<clist>?
-        try perform("LIST") { mailimap_list($0, "", "*", &list) }
-        defer { mailimap_list_result_free(list) }
-        for entry in CList.items(list, as: mailimap_mailbox_list.self) {
-            guard let wire = CString.string(entry.pointee.mb_name), let flags = entry.pointee.mb_flag else { continue }
-            for flag in CList.items(flags.pointee.mbf_oflags, as: mailimap_mbx_list_oflag.self) {
-                guard flag.pointee.of_type == Int32(MAILIMAP_MBX_LIST_OFLAG_FLAG_EXT),
-                      var name = CString.string(flag.pointee.of_flag_ext) else { continue }
-                if name.hasPrefix("\\") { name.removeFirst() }
-                if name.lowercased() == wanted { return namespace.ruleName(ModifiedUTF7.decode(wire)) }
-            }
-        }
-        return nil
-    }
-}

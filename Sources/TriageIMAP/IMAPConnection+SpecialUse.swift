@@ -2,12 +2,14 @@ import CEtPan
 import TriageCore
 import TriageMIME
 
-/// Folders by their SPECIAL-USE attribute (RFC 6154): where the digest's handled
-/// command messages go (`\Trash`).
+/// Folders by their SPECIAL-USE attribute (RFC 6154): where `archive` goes when the
+/// account names no folder (`\Archive`), and the digest's handled command messages (`\Trash`).
 extension IMAPConnection {
     /// The folder (as the rules name folders) that `LIST "" "*"` marks with
     /// `attribute` (`\Trash`, without case), or nil when none is. Servers with
-    /// SPECIAL-USE (Dovecot, Gmail, Fastmail, Cyrus) put it in plain LIST answers.
+    /// SPECIAL-USE (Dovecot, Gmail, Fastmail, Cyrus) put it in plain LIST answers; one
+    /// that sends it only for `LIST RETURN (SPECIAL-USE)` is not asked so (libetpan
+    /// cannot send it): name the folder in the configuration there.
     public func specialUseFolder(_ attribute: String) throws -> String? {
         let namespace = try folderNamespace()
         let wanted = attribute.hasPrefix("\\") ? String(attribute.dropFirst()).lowercased() : attribute.lowercased()

@@ -43,11 +43,11 @@ enum LockWait {
     /// Runs `body` holding `store`'s lock, waited for up to `seconds`, saying so on
     /// standard error once. Still held after the wait: `StoreError.locked` (75).
     static func holding<T>(_ store: Store, context: Context, _ body: () throws -> T) throws -> T {
-        try lock(store, seconds: seconds) { pid in
+        try lock(store, seconds: seconds, waiting: { pid in
             let who = pid.map { "process \($0)" } ?? "another process"
             context.err("triage: waiting for the store lock held by \(who) (a running triage run?), "
                 + "up to \(Int(seconds)) s...\n")
-        }
+        })
         defer { store.unlock() }
         return try body()
     }
