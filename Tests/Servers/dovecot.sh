@@ -253,12 +253,13 @@ command_halt() {
 }
 
 command_restart() {
-  local imap imaps i
+  local imap imaps sieve i
   imap=$(sed -n 's/^imap=//p' "$dir/ports")
   imaps=$(sed -n 's/^imaps=//p' "$dir/ports")
+  sieve=$(sed -n 's/^sieve=//p' "$dir/ports")
   command_halt
   for i in $(seq 1 100); do
-    launch "$imap" "$imaps" && break
+    launch "$imap" "$imaps" "$sieve" && break
     sleep 0.1  # the old listeners may not be gone yet
   done
   for i in $(seq 1 100); do
