@@ -157,6 +157,19 @@ final class CurlEasy {
         return (code, message.isEmpty ? String(cString: curl_easy_strerror(code)) : message)
     }
 
+    /// What a failed HTTP transfer's `code` means in a user's words (webhooks and
+    /// CalDAV say it the same way); `otherwise` for the codes not named here.
+    static func httpFailure(_ code: CURLcode, timeout: String, otherwise: String) -> String {
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST: return "cannot resolve the host"
+        case CURLE_COULDNT_CONNECT: return "cannot connect"
+        case CURLE_OPERATION_TIMEDOUT: return timeout
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
+            return "TLS failed"
+        default: return otherwise
+        }
+    }
+
     /// A `long` from curl_easy_getinfo, e.g. CURLINFO_RESPONSE_CODE.
     func info(_ what: CURLINFO) -> Int {
         var value = 0

@@ -104,15 +104,7 @@ public struct HTTPClient: Sendable {
             throw HTTPFailure(reason: "\(origin): the answer to \(request.method) is larger than \(maxResponseBytes) bytes; stopped reading", tls: false)
         }
         guard code == CURLE_OK else {
-            let what: String
-            switch code {
-            case CURLE_COULDNT_RESOLVE_HOST: what = "cannot resolve the host"
-            case CURLE_COULDNT_CONNECT: what = "cannot connect"
-            case CURLE_OPERATION_TIMEDOUT: what = "timed out after \(Int(timeout)) s"
-            case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
-                what = "TLS failed"
-            default: what = "\(request.method) failed"
-            }
+            let what = CurlEasy.httpFailure(code, timeout: "timed out after \(Int(timeout)) s", otherwise: "\(request.method) failed")
             throw HTTPFailure(reason: "\(origin): \(what): \(WebhookPoster.redacting(text, url: request.url))",
                               tls: what == "TLS failed")
         }

@@ -53,15 +53,7 @@ public struct WebhookPoster: Sendable {
             return .failed(reason: "webhook \(origin): TLS failed: \(refusal.reason)")
         }
         guard code == CURLE_OK else {
-            let what: String
-            switch code {
-            case CURLE_COULDNT_RESOLVE_HOST: what = "cannot resolve the host"
-            case CURLE_COULDNT_CONNECT: what = "cannot connect"
-            case CURLE_OPERATION_TIMEDOUT: what = "timed out"
-            case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
-                what = "TLS failed"
-            default: what = "request failed"
-            }
+            let what = CurlEasy.httpFailure(code, timeout: "timed out", otherwise: "request failed")
             return .failed(reason: "webhook \(origin): \(what): \(Self.redacting(text, url: url))")
         }
         let status = curl.info(CURLINFO_RESPONSE_CODE)

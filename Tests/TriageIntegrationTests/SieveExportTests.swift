@@ -165,26 +165,6 @@ final class SieveExportTests: XCTestCase {
     }
 }
 
-extension Spawn {
-    /// Runs `argv` to the end with standard output and error into `output`; its exit status.
-    static func runCapturing(_ argv: [String], output: String) throws -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
-        guard result == 0 else {
-            throw NSError(domain: "Spawn", code: Int(result), userInfo: [NSLocalizedDescriptionKey: "cannot run \(argv[0]): errno \(result)"])
-        }
-        return wait(pid)
-    }
-}
-
 /// What `triage export sieve` says it leaves to triage, and why.
 final class SieveExportListingTests: XCTestCase {
     func testEveryRuleLeftToTriageIsListedWithItsReason() throws {
