@@ -104,11 +104,15 @@ public struct CalDAVSync {
         var plan = CalDAVSyncPlanner.plan(locals: locals, state: listState, server: view.view)
         var allDone = true
         var rounds = 0
+        var reported: Set<String> = []
         let writesBefore = report.created + report.updated + report.deleted
         while true {
             for line in plan.notes { say("\(prefix): \(line)") }
-            for line in plan.conflicts { say("\(prefix): conflict: \(line)") }
-            report.conflicts += plan.conflicts.count
+            // Each conflict once, even when a 412 makes the item be merged again.
+            for line in plan.conflicts where reported.insert(line).inserted {
+                say("\(prefix): conflict: \(line)")
+                report.conflicts += 1
+            }
             var raced: [String] = []
             for step in plan.steps {
                 if let uid = try perform(step, calendar: calendar, listState: &listState, state: &state,
@@ -157,7 +161,7 @@ public struct CalDAVSync {
                             changed: (r.statusChanged ?? r.created).secondsSince1970)
         } + entries.map { uid, e in
             CalDAVLocalItem(recordID: e.id, uid: uid, fields: codec.fields(of: e), removed: e.status == .removed,
-                            changed: (e.statusChanged ?? e.created).secondsSince1970)
+                            changed: e.lastChanged.secondsSince1970)
         }
     }
 
@@ -220,7 +224,7 @@ public struct CalDAVSync {
                          report: inout Report) throws -> String? {
         func label(_ uid: String) -> String {
             if let r = reminders[uid] { return "\"\(clean(String(r.title.prefix(60))))\"" }
-            if let e = entries[uid] { return "[\(clean(e.queue))] \"\(clean(String((e.message.subject ?? "(no subject)").prefix(60))))\"" }
+            if let e = entries[uid] { return "\"\(clean(String(e.taskTitle.prefix(60))))\"" }
             return clean(uid)
         }
         func saveState() throws {
@@ -256,7 +260,12 @@ public struct CalDAVSync {
                 if let r = updated.first { reminders[uid] = r }
             } else if entries[uid] != nil {
                 let updated = try store.update(QueueEntry.self, ids: [id]) { e in
+                    let before = (e.title, e.note, e.due)
+                    if let t = change.title { e.title = t }
+                    if let n = change.note { e.note = n.isEmpty ? nil : n }
                     if let d = change.due, let (day, _) = CalDAVTodoCodec.parseDue(d) { e.due = day }
+                    // The record's own change time, so a later edit here is compared against it.
+                    if before != (e.title, e.note, e.due) { e.changed = stamp }
                     if let done = change.done {
                         let status: WorkStatus = done ? .done : .open
                         if e.status != status { e.status = status; e.statusChanged = stamp }

@@ -130,6 +130,78 @@ class CalDAVSyncTests: XCTestCase {
         XCTAssertEqual(puts(idle), [], idle.out)
     }
 
+    func testAQueueEntrysTitleAndNoteEditedOnThePhoneComeBack() throws {
+        let f = try folder("caldav-queue-edit")
+        try seed(f)
+        XCTAssertEqual(try sync(f).status, 0)
+        try f.server.phone(f.rec, ["edit", uid(4), "summary=File the receipt", "description=under taxes"])
+        let result = try sync(f)
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(f.entry(id(4))?.title, "File the receipt", result.out)
+        XCTAssertEqual(f.entry(id(4))?.note, "under taxes")
+        XCTAssertNotNil(f.entry(id(4))?.changed, "stored with the record's own change time")
+        XCTAssertEqual(puts(result), [], "taking over writes nothing back")
+
+        // Done here later: the phone's title and note stay on the server, the message details come back.
+        XCTAssertEqual(try f.triage(["queue", "done", id(4)]).status, 0)
+        XCTAssertEqual(try sync(f).status, 0)
+        let item = try f.server.items(f.rec).first
+        XCTAssertEqual(item?.summary, "File the receipt")
+        XCTAssertEqual(item?.status, "COMPLETED")
+        XCTAssertTrue(item?.description.hasPrefix("under taxes\n\n") == true, item?.description ?? "")
+        XCTAssertTrue(item?.description.contains("Message-ID: <00000000@mail.example>") == true, item?.description ?? "")
+        XCTAssertEqual(puts(try sync(f)), [], "and nothing more")
+    }
+
+    func testChangesOnBothSidesAreSettledFieldByFieldAndReportedOnce() throws {
+        let f = try folder("caldav-conflict")
+        try seed(f)
+        XCTAssertEqual(try sync(f).status, 0)
+        // Done here, renamed and moved on the phone.
+        XCTAssertEqual(try f.triage(["remind", "done", id(1)]).status, 0)
+        try f.server.phone(f.reminders, ["edit", uid(1), "summary=Call Robert", "due=20261211"])
+        // Removed here, checked off on the phone.
+        XCTAssertEqual(try f.triage(["remind", "remove", id(2)]).status, 0)
+        try f.server.phone(f.reminders, ["complete", uid(2)])
+        // A queue entry done here, its note edited on the phone.
+        XCTAssertEqual(try f.triage(["queue", "done", id(4)]).status, 0)
+        try f.server.phone(f.rec, ["edit", uid(4), "description=ask Anna"])
+
+        let result = try sync(f)
+        XCTAssertEqual(result.status, 0, result.err)
+        let conflicts = result.out.split(separator: "\n").filter { $0.contains(": conflict: ") }
+        XCTAssertEqual(conflicts.count, 3, result.out)
+        XCTAssertEqual(conflicts.filter { $0.contains("\"Call Bob\": changed on both sides; completion wins: done on both sides; "
+                                                     + "title from the server; due from the server") }.count, 1, result.out)
+        XCTAssertEqual(conflicts.filter { $0.contains("\"Buy milk\": removed here but completed on the server; completion wins") }.count, 1, result.out)
+        XCTAssertEqual(conflicts.filter { $0.contains("\"[rec] Your receipt\": changed on both sides; completion wins: done on both sides; "
+                                                     + "note from the server") }.count, 1, result.out)
+        XCTAssertTrue(result.out.contains("3 conflict(s)"), result.out)
+
+        // Per field: completion from here, title and due from the phone.
+        let called = f.reminder(id(1))
+        XCTAssertEqual(called?.status, .done)
+        XCTAssertEqual(called?.title, "Call Robert")
+        XCTAssertEqual(called?.due, CivilDate(year: 2026, month: 12, day: 11))
+        let items = try f.server.items(f.reminders)
+        let there = items.first { $0.uid == uid(1) }
+        XCTAssertEqual(there?.status, "COMPLETED")
+        XCTAssertEqual(there?.summary, "Call Robert")
+        XCTAssertEqual(there?.due, "20261211", "the phone's day, as a day")
+        // Completion wins over removal: done here, kept (completed) there.
+        XCTAssertEqual(f.reminder(id(2))?.status, .done)
+        XCTAssertEqual(items.first { $0.uid == uid(2) }?.status, "COMPLETED")
+        XCTAssertEqual(f.entry(id(4))?.status, .done)
+        XCTAssertEqual(f.entry(id(4))?.note, "ask Anna")
+        XCTAssertEqual(try f.server.items(f.rec).first?.status, "COMPLETED")
+
+        let again = try sync(f)
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertFalse(again.out.contains("conflict: "), "each conflict is reported once: \(again.out)")
+        XCTAssertTrue(again.out.contains("0 conflict(s)"), again.out)
+        XCTAssertEqual(puts(again), [], again.out)
+    }
+
     func testDoneReopenedAndRemovedHereReachThePhone() throws {
         let f = try folder("caldav-here")
         try seed(f)
