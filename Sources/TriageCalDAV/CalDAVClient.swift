@@ -21,7 +21,8 @@ public struct CalDAVClient: Sendable {
 
     /// Sends a request, following up to three redirects (discovery answers 301/302);
     /// `kind` names a REPORT in the trace (`sync-collection`).
-    func send(_ request: HTTPRequest, kind: String? = nil) throws -> HTTPResponse {
+    /// With `follow` false a redirect is returned, not followed (a remembered URL that moved).
+    func send(_ request: HTTPRequest, kind: String? = nil, follow: Bool = true) throws -> HTTPResponse {
         var request = request
         for _ in 0..<4 {
             let response: HTTPResponse
@@ -31,7 +32,7 @@ public struct CalDAVClient: Sendable {
                 throw CalDAVError(.tempFail, "CalDAV \(failure.reason)")
             }
             trace?("\(request.method)\(kind.map { " " + $0 } ?? "") \(CalDAVURL.path(of: request.url)) -> \(response.status)")
-            if [301, 302, 307, 308].contains(response.status), let location = response.headers["location"] {
+            if follow, [301, 302, 307, 308].contains(response.status), let location = response.headers["location"] {
                 let next = CalDAVURL.resolve(location, against: request.url)
                 // Credentials go only where they went before: same scheme and host.
                 guard CalDAVURL.origin(of: next) == CalDAVURL.origin(of: request.url) || next.hasPrefix("https://") else {
@@ -123,6 +124,17 @@ public struct CalDAVClient: Sendable {
     /// The collection at `url` itself (for its sync-token and ctag).
     public func collection(_ url: String) throws -> CalDAVCalendar? {
         try propfind(url, depth: 0, props: Self.collectionProps).compactMap { calendar(from: $0, base: url) }.first
+    }
+
+    /// The collection at `url` remembered from an earlier discovery; nil when it is
+    /// gone or moved (404, 410 or a redirect), so the caller discovers the lists again.
+    public func rememberedCollection(_ url: String) throws -> CalDAVCalendar? {
+        let response = try send(HTTPRequest("PROPFIND", url, headers: ["Depth: 0", "Content-Type: application/xml; charset=utf-8"], body: """
+        <?xml version="1.0" encoding="utf-8"?>
+        <d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/"><d:prop>\(Self.collectionProps)</d:prop></d:propfind>
+        """), follow: false)
+        if [301, 302, 307, 308, 404, 410].contains(response.status) { return nil }
+        return try multistatus(response, "PROPFIND", url: url).compactMap { calendar(from: $0, base: url) }.first
     }
 
     private func calendar(from r: XMLElement, base: String) -> CalDAVCalendar? {

@@ -51,8 +51,15 @@ public struct CalDAVSync {
     public func run() throws -> Report {
         var report = Report()
         var state = try CalDAVStateFile(store: store, name: section.name)
-        let home = try client.calendarHome(section.url)
-        let calendars = try client.calendars(in: home)
+        let home: String
+        let calendars: [CalDAVCalendar]
+        if let remembered = try rememberedLists(state) {
+            (home, calendars) = remembered
+        } else {
+            home = try client.calendarHome(section.url)
+            calendars = try client.calendars(in: home)
+            (state.discoveredFrom, state.home) = (section.url, home)
+        }
         for list in section.lists {
             try sync(list: list, calendars: calendars, home: home, state: &state, report: &report)
         }
@@ -60,6 +67,30 @@ public struct CalDAVSync {
     }
 
     private func clean(_ text: String) -> String { ControlCharacters.replaced(in: text) }
+
+    /// The lists as found by the last discovery, each asked for itself (one PROPFIND
+    /// each, which a sync needs anyway for the sync-token); nil when discovery must be
+    /// done again: another `url`, a list not yet synced, or a collection that is gone,
+    /// moved (404, 301) or renamed.
+    private func rememberedLists(_ state: CalDAVStateFile) throws -> (home: String, calendars: [CalDAVCalendar])? {
+        guard state.discoveredFrom == section.url, let home = state.home else { return nil }
+        var calendars: [CalDAVCalendar] = []
+        for list in section.lists {
+            guard let url = state.lists[list.name]?.collection, let calendar = try client.rememberedCollection(url),
+                  Self.isList(calendar, named: list.name) else {
+                say("caldav \(section.name): \"\(clean(list.name))\" is not where it was; looking for the lists again")
+                return nil
+            }
+            calendars.append(calendar)
+        }
+        return (home, calendars)
+    }
+
+    /// Whether `calendar` is the list `name`: by display name, else by the last part of its URL.
+    static func isList(_ calendar: CalDAVCalendar, named name: String) -> Bool {
+        calendar.displayName?.trimmedDAV == name
+            || CalDAVURL.path(of: calendar.url).split(separator: "/").last.map(String.init) == CalDAVURL.slug(name)
+    }
 
     private func sync(list: (name: String, reminders: Bool, queues: Set<String>), calendars: [CalDAVCalendar], home: String,
                       state: inout CalDAVStateFile, report: inout Report) throws {

@@ -202,6 +202,50 @@ class CalDAVSyncTests: XCTestCase {
         XCTAssertEqual(puts(again), [], again.out)
     }
 
+    /// The requests the server received during `body` (counted on the server's side).
+    func requests(_ f: CalDAVTestFolder, during body: () throws -> TriageProcess.Result) throws -> (TriageProcess.Result, [String]) {
+        let before = f.server.requests().count
+        let result = try body()
+        Thread.sleep(forTimeInterval: 0.2)   // the log is written as the answers go out
+        return (result, Array(f.server.requests().dropFirst(before)))
+    }
+
+    func testDiscoveryIsRememberedAndDoneAgainOnlyWhenAListIsNotWhereItWas() throws {
+        let f = try folder("caldav-discovery")
+        try seed(f)
+        let (first, discovering) = try requests(f) { try sync(f) }
+        XCTAssertEqual(first.status, 0, first.err)
+        XCTAssertTrue(discovering.contains("PROPFIND /.well-known/caldav"), "\(discovering)")
+        XCTAssertEqual(try sync(f).status, 0)   // lists everything once after the writes
+
+        // Nothing changed: one PROPFIND per list (its sync-token), no discovery.
+        let (idle, asked) = try requests(f) { try sync(f) }
+        XCTAssertEqual(idle.status, 0, idle.err)
+        XCTAssertEqual(asked.count, 2, "\(asked)\n\(idle.out)")
+        XCTAssertEqual(asked.filter { $0.hasPrefix("PROPFIND ") }.count, 2, "\(asked)")
+        XCTAssertFalse(idle.out.contains("/.well-known/caldav"), idle.out)
+
+        // A list that is gone from where it was (404): discovered again, nothing doubled.
+        let statePath = f.dir + "/store/caldav/phone.json"
+        let text = try String(contentsOfFile: statePath, encoding: .utf8)
+        let state = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+        let lists = state["lists"] as! [String: [String: Any]]
+        let collection = lists[f.reminders]!["collection"] as! String
+        XCTAssertNotNil(state["home"], "the calendar home is remembered")
+        try text.replacingOccurrences(of: "\"" + collection + "\"", with: "\"" + collection.dropLast() + "-moved/\"")
+            .write(toFile: statePath, atomically: true, encoding: .utf8)
+        let (moved, again) = try requests(f) { try sync(f) }
+        XCTAssertEqual(moved.status, 0, moved.err)
+        XCTAssertTrue(moved.out.contains("is not where it was; looking for the lists again"), moved.out)
+        XCTAssertTrue(again.contains("PROPFIND /.well-known/caldav"), "\(again)")
+        XCTAssertEqual(try f.server.items(f.reminders).map(\.uid), [uid(1), uid(2)], "found again, not doubled")
+        XCTAssertEqual(puts(moved), [], moved.out)
+
+        // Remembered again.
+        let (_, after) = try requests(f) { try sync(f) }
+        XCTAssertFalse(after.contains("PROPFIND /.well-known/caldav"), "\(after)")
+    }
+
     func testDoneReopenedAndRemovedHereReachThePhone() throws {
         let f = try folder("caldav-here")
         try seed(f)
