@@ -53,7 +53,7 @@ public struct CalDAVSync {
         var state = try CalDAVStateFile(store: store, name: section.name)
         let home: String
         let calendars: [CalDAVCalendar]
-        if let remembered = try rememberedLists(state) {
+        if let remembered = try rememberedCalendars(state) {
             (home, calendars) = remembered
         } else {
             home = try client.calendarHome(section.url)
@@ -68,28 +68,22 @@ public struct CalDAVSync {
 
     private func clean(_ text: String) -> String { ControlCharacters.replaced(in: text) }
 
-    /// The lists as found by the last discovery, each asked for itself (one PROPFIND
-    /// each, which a sync needs anyway for the sync-token); nil when discovery must be
-    /// done again: another `url`, a list not yet synced, or a collection that is gone,
-    /// moved (404, 301) or renamed.
-    private func rememberedLists(_ state: CalDAVStateFile) throws -> (home: String, calendars: [CalDAVCalendar])? {
+    /// The calendars of the home found by the last discovery (one PROPFIND, which a
+    /// sync needs anyway for the lists' sync-tokens); nil when discovery must be done
+    /// again: another `url`, no discovery yet, a home that is gone or moved (404, 301),
+    /// or a list not (or no longer) at the collection remembered for it (a server may
+    /// answer a home that is gone with an empty listing: Xandikos does).
+    private func rememberedCalendars(_ state: CalDAVStateFile) throws -> (home: String, calendars: [CalDAVCalendar])? {
         guard state.discoveredFrom == section.url, let home = state.home else { return nil }
-        var calendars: [CalDAVCalendar] = []
-        for list in section.lists {
-            guard let url = state.lists[list.name]?.collection, let calendar = try client.rememberedCollection(url),
-                  Self.isList(calendar, named: list.name) else {
-                say("caldav \(section.name): \"\(clean(list.name))\" is not where it was; looking for the lists again")
-                return nil
-            }
-            calendars.append(calendar)
+        let calendars = try client.calendars(inRemembered: home)
+        let listed = Set((calendars ?? []).map { CalDAVURL.path(of: $0.url) })
+        guard let calendars, section.lists.allSatisfy({ list in
+            state.lists[list.name].map { listed.contains(CalDAVURL.path(of: $0.collection)) } ?? false
+        }) else {
+            say("caldav \(section.name): the lists are not where they were; looking for them again")
+            return nil
         }
         return (home, calendars)
-    }
-
-    /// Whether `calendar` is the list `name`: by display name, else by the last part of its URL.
-    static func isList(_ calendar: CalDAVCalendar, named name: String) -> Bool {
-        calendar.displayName?.trimmedDAV == name
-            || CalDAVURL.path(of: calendar.url).split(separator: "/").last.map(String.init) == CalDAVURL.slug(name)
     }
 
     private func sync(list: (name: String, reminders: Bool, queues: Set<String>), calendars: [CalDAVCalendar], home: String,

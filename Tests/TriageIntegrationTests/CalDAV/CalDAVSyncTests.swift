@@ -210,7 +210,7 @@ class CalDAVSyncTests: XCTestCase {
         return (result, Array(f.server.requests().dropFirst(before)))
     }
 
-    func testDiscoveryIsRememberedAndDoneAgainOnlyWhenAListIsNotWhereItWas() throws {
+    func testDiscoveryIsRememberedAndDoneAgainOnlyWhenTheHomeIsNotWhereItWas() throws {
         let f = try folder("caldav-discovery")
         try seed(f)
         let (first, discovering) = try requests(f) { try sync(f) }
@@ -218,32 +218,31 @@ class CalDAVSyncTests: XCTestCase {
         XCTAssertTrue(discovering.contains("PROPFIND /.well-known/caldav"), "\(discovering)")
         XCTAssertEqual(try sync(f).status, 0)   // lists everything once after the writes
 
-        // Nothing changed: one PROPFIND per list (its sync-token), no discovery.
+        // Nothing changed: one PROPFIND of the remembered home (the lists' sync-tokens), no discovery.
         let (idle, asked) = try requests(f) { try sync(f) }
         XCTAssertEqual(idle.status, 0, idle.err)
-        XCTAssertEqual(asked.count, 2, "\(asked)\n\(idle.out)")
-        XCTAssertEqual(asked.filter { $0.hasPrefix("PROPFIND ") }.count, 2, "\(asked)")
+        XCTAssertEqual(asked.count, 1, "\(asked)\n\(idle.out)")
+        XCTAssertTrue(asked.first?.hasPrefix("PROPFIND /me/") == true, "\(asked)")
         XCTAssertFalse(idle.out.contains("/.well-known/caldav"), idle.out)
 
-        // A list that is gone from where it was (404): discovered again, nothing doubled.
+        // A home that is gone from where it was (Radicale: 404; Xandikos: an empty listing): discovered again, nothing doubled.
         let statePath = f.dir + "/store/caldav/phone.json"
         let text = try String(contentsOfFile: statePath, encoding: .utf8)
         let state = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
-        let lists = state["lists"] as! [String: [String: Any]]
-        let collection = lists[f.reminders]!["collection"] as! String
-        XCTAssertNotNil(state["home"], "the calendar home is remembered")
-        try text.replacingOccurrences(of: "\"" + collection + "\"", with: "\"" + collection.dropLast() + "-moved/\"")
+        let home = try XCTUnwrap(state["home"] as? String, "the calendar home is remembered")
+        XCTAssertEqual(state["discovered_from"] as? String, f.server.url)
+        try text.replacingOccurrences(of: "\"" + home + "\"", with: "\"" + home + "gone/\"")
             .write(toFile: statePath, atomically: true, encoding: .utf8)
         let (moved, again) = try requests(f) { try sync(f) }
         XCTAssertEqual(moved.status, 0, moved.err)
-        XCTAssertTrue(moved.out.contains("is not where it was; looking for the lists again"), moved.out)
+        XCTAssertTrue(moved.out.contains("the lists are not where they were; looking for them again"), moved.out)
         XCTAssertTrue(again.contains("PROPFIND /.well-known/caldav"), "\(again)")
-        XCTAssertEqual(try f.server.items(f.reminders).map(\.uid), [uid(1), uid(2)], "found again, not doubled")
+        XCTAssertEqual(try f.server.items(f.reminders).map(\.uid), [uid(1), uid(2)], "the same lists, nothing doubled")
         XCTAssertEqual(puts(moved), [], moved.out)
 
         // Remembered again.
         let (_, after) = try requests(f) { try sync(f) }
-        XCTAssertFalse(after.contains("PROPFIND /.well-known/caldav"), "\(after)")
+        XCTAssertEqual(after.count, 1, "\(after)")
     }
 
     func testDoneReopenedAndRemovedHereReachThePhone() throws {
