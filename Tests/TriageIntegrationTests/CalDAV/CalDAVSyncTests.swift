@@ -240,9 +240,21 @@ class CalDAVSyncTests: XCTestCase {
         XCTAssertEqual(try f.server.items(f.reminders).map(\.uid), [uid(1), uid(2)], "the same lists, nothing doubled")
         XCTAssertEqual(puts(moved), [], moved.out)
 
+        if f.server.script == "radicale.sh" { XCTAssertTrue(moved.out.contains("PROPFIND /me/gone/ -> 404"), moved.out) }
+
         // Remembered again.
         let (_, after) = try requests(f) { try sync(f) }
         XCTAssertEqual(after.count, 1, "\(after)")
+
+        // A home that is now another user's (Radicale refuses it: 403): discovered again too, not a login error.
+        let current = try String(contentsOfFile: statePath, encoding: .utf8)
+        try current.replacingOccurrences(of: "\"" + home + "\"", with: "\"" + home.replacingOccurrences(of: "/me/", with: "/other/") + "\"")
+            .write(toFile: statePath, atomically: true, encoding: .utf8)
+        let refused = try sync(f)
+        XCTAssertEqual(refused.status, 0, refused.err)
+        XCTAssertTrue(refused.out.contains("the lists are not where they were; looking for them again"), refused.out)
+        if f.server.script == "radicale.sh" { XCTAssertTrue(refused.out.contains("PROPFIND /other/ -> 403"), refused.out) }
+        XCTAssertEqual(puts(refused), [], refused.out)
     }
 
     func testDoneReopenedAndRemovedHereReachThePhone() throws {
