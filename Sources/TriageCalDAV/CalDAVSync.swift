@@ -74,12 +74,12 @@ public struct CalDAVSync {
     /// or a list not (or no longer) at the collection remembered for it (a server may
     /// answer a home that is gone with an empty listing: Xandikos does).
     private func rememberedCalendars(_ state: CalDAVStateFile) throws -> (home: String, calendars: [CalDAVCalendar])? {
-        guard state.discoveredFrom == section.url, let home = state.home else { return nil }
+        // A list never synced yet may have to be found or made: discover.
+        guard state.discoveredFrom == section.url, let home = state.home,
+              section.lists.allSatisfy({ state.lists[$0.name] != nil }) else { return nil }
         let calendars = try client.calendars(inRemembered: home)
         let listed = Set((calendars ?? []).map { CalDAVURL.path(of: $0.url) })
-        guard let calendars, section.lists.allSatisfy({ list in
-            state.lists[list.name].map { listed.contains(CalDAVURL.path(of: $0.collection)) } ?? false
-        }) else {
+        guard let calendars, section.lists.allSatisfy({ listed.contains(CalDAVURL.path(of: state.lists[$0.name]!.collection)) }) else {
             say("caldav \(section.name): the lists are not where they were; looking for them again")
             return nil
         }
