@@ -21,7 +21,9 @@ public struct CalDAVClient: Sendable {
 
     /// Sends a request, following up to three redirects (discovery answers 301/302);
     /// `kind` names a REPORT in the trace (`sync-collection`).
-    func send(_ request: HTTPRequest, kind: String? = nil) throws -> HTTPResponse {
+    /// With `remembered` (a URL kept from an earlier sync, which may have moved) a
+    /// redirect or a 403 is returned to the caller, not followed or thrown.
+    func send(_ request: HTTPRequest, kind: String? = nil, remembered: Bool = false) throws -> HTTPResponse {
         var request = request
         for _ in 0..<4 {
             let response: HTTPResponse
@@ -31,7 +33,7 @@ public struct CalDAVClient: Sendable {
                 throw CalDAVError(.tempFail, "CalDAV \(failure.reason)")
             }
             trace?("\(request.method)\(kind.map { " " + $0 } ?? "") \(CalDAVURL.path(of: request.url)) -> \(response.status)")
-            if [301, 302, 307, 308].contains(response.status), let location = response.headers["location"] {
+            if !remembered, [301, 302, 307, 308].contains(response.status), let location = response.headers["location"] {
                 let next = CalDAVURL.resolve(location, against: request.url)
                 // Credentials go only where they went before: same scheme and host.
                 guard CalDAVURL.origin(of: next) == CalDAVURL.origin(of: request.url) || next.hasPrefix("https://") else {
@@ -40,7 +42,7 @@ public struct CalDAVClient: Sendable {
                 request.url = next
                 continue
             }
-            if response.status == 401 || response.status == 403 && request.method == "PROPFIND" {
+            if response.status == 401 || response.status == 403 && request.method == "PROPFIND" && !remembered {
                 let what = response.status == 401 ? "refused the login" : "refused access"
                 throw CalDAVError(.noPermission, "CalDAV \(WebhookPoster.origin(of: request.url)): the server \(what) (HTTP \(response.status)); "
                                   + "check user and password (an app-specific one where the service asks for it) and the url")
@@ -123,6 +125,20 @@ public struct CalDAVClient: Sendable {
     /// The collection at `url` itself (for its sync-token and ctag).
     public func collection(_ url: String) throws -> CalDAVCalendar? {
         try propfind(url, depth: 0, props: Self.collectionProps).compactMap { calendar(from: $0, base: url) }.first
+    }
+
+    /// The calendars in a `home` remembered from an earlier discovery; nil when it is
+    /// gone, moved or no longer ours (404, 410, 403 or a redirect), so the caller
+    /// discovers it again.
+    public func calendars(inRemembered home: String) throws -> [CalDAVCalendar]? {
+        let body = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/"><d:prop>\(Self.collectionProps)</d:prop></d:propfind>
+        """
+        let response = try send(HTTPRequest("PROPFIND", home, headers: ["Depth: 1", "Content-Type: application/xml; charset=utf-8"], body: body),
+                                remembered: true)
+        if [301, 302, 307, 308, 403, 404, 410].contains(response.status) { return nil }
+        return try multistatus(response, "PROPFIND", url: home).compactMap { calendar(from: $0, base: home) }
     }
 
     private func calendar(from r: XMLElement, base: String) -> CalDAVCalendar? {

@@ -51,8 +51,15 @@ public struct CalDAVSync {
     public func run() throws -> Report {
         var report = Report()
         var state = try CalDAVStateFile(store: store, name: section.name)
-        let home = try client.calendarHome(section.url)
-        let calendars = try client.calendars(in: home)
+        let home: String
+        let calendars: [CalDAVCalendar]
+        if let remembered = try rememberedCalendars(state) {
+            (home, calendars) = remembered
+        } else {
+            home = try client.calendarHome(section.url)
+            calendars = try client.calendars(in: home)
+            (state.discoveredFrom, state.home) = (section.url, home)
+        }
         for list in section.lists {
             try sync(list: list, calendars: calendars, home: home, state: &state, report: &report)
         }
@@ -60,6 +67,24 @@ public struct CalDAVSync {
     }
 
     private func clean(_ text: String) -> String { ControlCharacters.replaced(in: text) }
+
+    /// The calendars of the home found by the last discovery (one PROPFIND, which a
+    /// sync needs anyway for the lists' sync-tokens); nil when discovery must be done
+    /// again: another `url`, no discovery yet, a home that is gone or moved (404, 301),
+    /// or a list not (or no longer) at the collection remembered for it (a server may
+    /// answer a home that is gone with an empty listing: Xandikos does).
+    private func rememberedCalendars(_ state: CalDAVStateFile) throws -> (home: String, calendars: [CalDAVCalendar])? {
+        // A list never synced yet may have to be found or made: discover.
+        guard state.discoveredFrom == section.url, let home = state.home,
+              section.lists.allSatisfy({ state.lists[$0.name] != nil }) else { return nil }
+        let calendars = try client.calendars(inRemembered: home)
+        let listed = Set((calendars ?? []).map { CalDAVURL.path(of: $0.url) })
+        guard let calendars, section.lists.allSatisfy({ listed.contains(CalDAVURL.path(of: state.lists[$0.name]!.collection)) }) else {
+            say("caldav \(section.name): the lists are not where they were; looking for them again")
+            return nil
+        }
+        return (home, calendars)
+    }
 
     private func sync(list: (name: String, reminders: Bool, queues: Set<String>), calendars: [CalDAVCalendar], home: String,
                       state: inout CalDAVStateFile, report: inout Report) throws {
@@ -104,11 +129,15 @@ public struct CalDAVSync {
         var plan = CalDAVSyncPlanner.plan(locals: locals, state: listState, server: view.view)
         var allDone = true
         var rounds = 0
+        var reported: Set<String> = []
         let writesBefore = report.created + report.updated + report.deleted
         while true {
             for line in plan.notes { say("\(prefix): \(line)") }
-            for line in plan.conflicts { say("\(prefix): conflict: \(line)") }
-            report.conflicts += plan.conflicts.count
+            // Each conflict once, even when a 412 makes the item be merged again.
+            for line in plan.conflicts where reported.insert(line).inserted {
+                say("\(prefix): conflict: \(line)")
+                report.conflicts += 1
+            }
             var raced: [String] = []
             for step in plan.steps {
                 if let uid = try perform(step, calendar: calendar, listState: &listState, state: &state,
@@ -157,7 +186,7 @@ public struct CalDAVSync {
                             changed: (r.statusChanged ?? r.created).secondsSince1970)
         } + entries.map { uid, e in
             CalDAVLocalItem(recordID: e.id, uid: uid, fields: codec.fields(of: e), removed: e.status == .removed,
-                            changed: (e.statusChanged ?? e.created).secondsSince1970)
+                            changed: e.lastChanged.secondsSince1970)
         }
     }
 
@@ -220,7 +249,7 @@ public struct CalDAVSync {
                          report: inout Report) throws -> String? {
         func label(_ uid: String) -> String {
             if let r = reminders[uid] { return "\"\(clean(String(r.title.prefix(60))))\"" }
-            if let e = entries[uid] { return "[\(clean(e.queue))] \"\(clean(String((e.message.subject ?? "(no subject)").prefix(60))))\"" }
+            if let e = entries[uid] { return "\"\(clean(String(e.taskTitle.prefix(60))))\"" }
             return clean(uid)
         }
         func saveState() throws {
@@ -256,7 +285,12 @@ public struct CalDAVSync {
                 if let r = updated.first { reminders[uid] = r }
             } else if entries[uid] != nil {
                 let updated = try store.update(QueueEntry.self, ids: [id]) { e in
+                    let before = (e.title, e.note, e.due)
+                    if let t = change.title { e.title = t }
+                    if let n = change.note { e.note = n.isEmpty ? nil : n }
                     if let d = change.due, let (day, _) = CalDAVTodoCodec.parseDue(d) { e.due = day }
+                    // The record's own change time, so a later edit here is compared against it.
+                    if before != (e.title, e.note, e.due) { e.changed = stamp }
                     if let done = change.done {
                         let status: WorkStatus = done ? .done : .open
                         if e.status != status { e.status = status; e.statusChanged = stamp }

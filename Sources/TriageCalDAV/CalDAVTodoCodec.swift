@@ -22,9 +22,10 @@ public struct CalDAVTodoCodec: Sendable {
         return RecordID.isValid(id) ? id : nil
     }
 
-    /// A queue entry as the reminder its VTODO shows: the subject as title.
+    /// A queue entry as the reminder its VTODO shows: `[queue] subject` (or the title
+    /// set on the phone) as title.
     public static func reminder(of entry: QueueEntry) -> Reminder {
-        Reminder(id: entry.id, title: "[\(entry.queue)] " + (entry.message.subject ?? "(no subject)"), due: entry.due,
+        Reminder(id: entry.id, title: entry.taskTitle, note: entry.note, due: entry.due,
                  status: entry.status, created: entry.created, statusChanged: entry.statusChanged,
                  rule: entry.rule, message: entry.message)
     }
@@ -34,10 +35,8 @@ public struct CalDAVTodoCodec: Sendable {
         CalDAVFields(title: r.title, note: r.note ?? "", due: Self.due(r.due, r.at), done: r.status == .done)
     }
 
-    /// The fields of a queue entry: due and status (its title is the message's subject).
-    public func fields(of e: QueueEntry) -> CalDAVFields {
-        CalDAVFields(title: nil, note: nil, due: Self.due(e.due, nil), done: e.status == .done)
-    }
+    /// The fields of a queue entry: title, note, due day and status.
+    public func fields(of e: QueueEntry) -> CalDAVFields { CalDAVFields(queueEntry: e) }
 
     static func due(_ day: CivilDate, _ at: TimeOfDay?) -> String {
         day.iso + (at.map { String(format: "T%02d:%02d", $0.hour, $0.minute) } ?? "")
@@ -69,10 +68,9 @@ public struct CalDAVTodoCodec: Sendable {
         guard let todo = (try? ICSReader.todos(in: text, strict: false))?.first else { return nil }
         let done = todo.status?.uppercased() == "COMPLETED" || todo.completed != nil
         let due = todo.due.flatMap { dueText($0, isDate: todo.dueIsDate) }
-        if isQueueEntry {
-            return (CalDAVFields(title: nil, note: nil, due: due.map { String($0.prefix(10)) }, done: done), todo.lastModified)
-        }
-        return (CalDAVFields(title: todo.summary ?? "", note: note(in: todo.description, record: record), due: due, done: done),
+        // A queue entry has a due day only: a time set on the phone is dropped.
+        return (CalDAVFields(title: todo.summary ?? "", note: note(in: todo.description, record: record),
+                             due: isQueueEntry ? due.map { String($0.prefix(10)) } : due, done: done),
                 todo.lastModified)
     }
 

@@ -33,7 +33,8 @@ type = owner_only
 [storage]
 filesystem_folder = $dir/collections
 [logging]
-level = warning
+# info: one line per request ("PROPFIND request for ..."), which the tests count.
+level = info
 CONF
   radicale --config "$dir/radicale.conf" </dev/null >>"$dir/radicale.log" 2>&1 &
   echo $! >"$dir/radicale.pid"

@@ -4,7 +4,10 @@
 authentication USER:PASSWORD on every request (Xandikos has none of its own),
 and relays the bytes to 127.0.0.1:BACKEND.
 
-  tls-proxy.py LISTEN BACKEND CERT KEY USER PASSWORD
+  tls-proxy.py LISTEN BACKEND CERT KEY USER PASSWORD [REQUEST_LOG]
+
+With REQUEST_LOG, the request line of each request passed on is appended to that
+file (the tests count the requests a sync makes).
 
 Each client connection gets its own backend connection. Requests are read one at
 a time (head, then a Content-Length body; the CalDAV clients here send no chunked
@@ -17,6 +20,7 @@ import ssl
 import sys
 
 LISTEN, BACKEND, CERT, KEY, USER, PASSWORD = sys.argv[1:7]
+REQUEST_LOG = sys.argv[7] if len(sys.argv) > 7 else None
 EXPECTED = "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
 UNAUTHORIZED = (b"HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"test\"\r\n"
                 b"Content-Length: 0\r\nConnection: close\r\n\r\n")
@@ -67,6 +71,9 @@ async def handle(client_reader, client_writer):
                 client_writer.write(UNAUTHORIZED)
                 await client_writer.drain()
                 break
+            if REQUEST_LOG:
+                with open(REQUEST_LOG, "ab") as log:
+                    log.write(head.split(b"\r\n", 1)[0] + b"\n")
             backend_writer.write(head)
             length = int(header(head, b"content-length") or 0)
             if length:

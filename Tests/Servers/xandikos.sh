@@ -21,7 +21,7 @@ launch() { # PROXY_PORT XANDIKOS_PORT
   xandikos -d "$dir/root" --defaults -l 127.0.0.1 -p "$2" --current-user-principal /me/ \
     </dev/null >>"$dir/xandikos.log" 2>&1 &
   echo $! >"$dir/xandikos.pid"
-  /usr/bin/python3 "$here/tls-proxy.py" "$1" "$2" "$dir/ssl/server.pem" "$dir/ssl/server.key" me test-password \
+  /usr/bin/python3 "$here/tls-proxy.py" "$1" "$2" "$dir/ssl/server.pem" "$dir/ssl/server.key" me test-password "$dir/requests.log" \
     </dev/null >>"$dir/xandikos.log" 2>&1 &
   echo $! >"$dir/proxy.pid"
 }

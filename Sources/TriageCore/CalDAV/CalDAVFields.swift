@@ -1,6 +1,5 @@
 /// The parts of a task that travel both ways between the store and a CalDAV list.
-/// A nil field is not compared (a queue entry's title is its message's subject,
-/// which the phone cannot change here; a server item without DUE keeps the store's).
+/// A nil field is not compared (a server item without DUE keeps the store's).
 public struct CalDAVFields: Hashable, Sendable {
     /// SUMMARY: the reminder's title.
     public var title: String?
@@ -17,6 +16,12 @@ public struct CalDAVFields: Hashable, Sendable {
         self.note = note
         self.due = due
         self.done = done
+    }
+
+    /// The fields of a queue entry: its task's title (`QueueEntry.taskTitle`), its
+    /// note, due day and status; title and note edited on the phone come back too.
+    public init(queueEntry e: QueueEntry) {
+        self.init(title: e.taskTitle, note: e.note ?? "", due: e.due.iso, done: e.status == .done)
     }
 
     /// The hash of each field, as the sync state keeps it (no text of a note is

@@ -5,7 +5,8 @@
 /// - Completion wins: done on either side since the last sync makes it done on both.
 /// - Otherwise each field (title, note, due) takes the side that changed it; when
 ///   both changed it differently, the newer change wins (the server's LAST-MODIFIED
-///   against the record's change time) and the conflict is reported.
+///   against the record's change time). An item changed on both sides since the
+///   last sync is one conflict line, saying how each field was settled.
 /// - Deleted on the server: done in the store (nothing is deleted there).
 /// - Removed in the store: deleted on the server (done on the server wins over that).
 /// - Items on the server that are not triage's (a UID no record of this list has,
@@ -119,16 +120,17 @@ public enum CalDAVSyncPlanner {
         // saved its state) the store's fields stand; completion still wins.
         let serverNewer = (item.lastModified ?? Int64.min) > local.changed
 
+        // How each field changed on either side was settled, for the one conflict line.
+        var settled: [String] = []
         func pick(_ name: String, _ lv: String?, _ sv: String?, _ baseHash: String?) -> String? {
             guard let sv, lv != sv else { return lv }   // the server has none, or the same
             guard let baseHash else { return lv }
             let localChanged = CalDAVFields.hash(lv) != baseHash
             let serverChanged = CalDAVFields.hash(sv) != baseHash
-            if serverChanged && !localChanged { return sv }
-            if localChanged && !serverChanged { return lv }
+            if serverChanged && !localChanged { settled.append("\(name) from the server"); return sv }
+            if localChanged && !serverChanged { settled.append("\(name) from here"); return lv }
             // Both changed it, differently.
-            let winner = serverNewer ? "the server's (newer)" : "this one's (newer)"
-            plan.conflicts.append("\(label): \(name) changed on both sides; kept \(winner)")
+            settled.append("\(name) changed on both sides, kept \(serverNewer ? "the server's (newer)" : "this one's (newer)")")
             return serverNewer ? sv : lv
         }
         if l.title != nil { merged.title = pick("title", l.title, s.title, base?.title) }
@@ -142,6 +144,13 @@ public enum CalDAVSyncPlanner {
             let localChanged = l.done != base.done
             let serverChanged = s.done != base.done
             merged.done = localChanged ? l.done : (serverChanged ? s.done : l.done)
+            if localChanged || serverChanged {
+                settled.insert(merged.done ? "completion wins: done on both sides" : "open on both sides", at: 0)
+            }
+            // Changed on both sides since the last sync, not alike: one conflict line, saying how it was settled.
+            if changed(l, since: base), changed(s, since: base), serverFields(l, differFrom: s) {
+                plan.conflicts.append("\(label): changed on both sides; " + settled.joined(separator: "; "))
+            }
         } else {
             merged.done = l.done || s.done
         }
@@ -157,6 +166,15 @@ public enum CalDAVSyncPlanner {
         } else {
             plan.steps.append(.remember(uid: local.uid, href: item.href, etag: item.etag, fields: merged))
         }
+    }
+
+    /// Whether any field of `f` differs from `base` (a nil field is no change).
+    private static func changed(_ f: CalDAVFields, since base: CalDAVFieldHashes) -> Bool {
+        if f.done != base.done { return true }
+        if let t = f.title, CalDAVFields.hash(t) != base.title { return true }
+        if let n = f.note, CalDAVFields.hash(n) != base.note { return true }
+        if let d = f.due, CalDAVFields.hash(d) != base.due { return true }
+        return false
     }
 
     /// Whether the server's copy needs writing to hold `merged`.

@@ -21,11 +21,18 @@ public struct QueueEntry: StoreRecord, Hashable {
     public var rule: String
     /// The message it was made from.
     public var message: MessageSummary
+    /// A title set on the phone (CalDAV sync), shown instead of `[queue] subject`; nil: that default.
+    public var title: String?
+    /// A note set on the phone (CalDAV sync).
+    public var note: String?
+    /// When the title, note or due day last changed (nil while never): with
+    /// `statusChanged`, the record's own change time that the sync's newer-wins rule compares.
+    public var changed: Timestamp?
 
     enum CodingKeys: String, CodingKey {
         case id, queue, created, due, status
         case statusChanged = "status_changed"
-        case rule, message
+        case rule, message, title, note, changed
     }
 
     /// Creates an entry.
@@ -43,10 +50,18 @@ public struct QueueEntry: StoreRecord, Hashable {
 
     public var statusFolder: String { status.rawValue }
 
+    /// The title its task shows: the one set on the phone, else `[queue] subject`.
+    public var taskTitle: String { title ?? "[\(queue)] " + (message.subject ?? "(no subject)") }
+
+    /// When the record last changed in any way: its fields, its status, else its making.
+    public var lastChanged: Timestamp {
+        [changed, statusChanged].compactMap { $0 }.max { $0.secondsSince1970 < $1.secondsSince1970 } ?? created
+    }
+
     public var candidateLabel: String { "\(queue), due \(due.iso): \(message.subject ?? "(no subject)") [\(status.rawValue)]" }
 
     public var json: JSONValue {
-        .object([
+        var fields: [(String, JSONValue)] = [
             ("id", .string(id)),
             ("queue", .string(queue)),
             ("created", .string(created.rfc3339)),
@@ -55,6 +70,11 @@ public struct QueueEntry: StoreRecord, Hashable {
             ("status_changed", .optional(statusChanged?.rfc3339)),
             ("rule", .string(rule)),
             ("message", message.json),
-        ])
+        ]
+        // Only when set (by a CalDAV sync), so entries without them print as before.
+        if let title { fields.append(("title", .string(title))) }
+        if let note { fields.append(("note", .string(note))) }
+        if let changed { fields.append(("changed", .string(changed.rfc3339))) }
+        return .object(fields)
     }
 }

@@ -156,6 +156,8 @@ final class CalDAVSyncPlannerTests: XCTestCase {
             .changeRecord(recordID: "r1", change: CalDAVRecordChange(title: "Call Robert")),
             .update(uid: "r1@triage", recordID: "r1", href: "/cal/r1.ics", etag: "\"e2\"", fields: merged),
         ])
+        // Changed on both sides: one conflict line, saying how it was settled.
+        XCTAssertEqual(plan.conflicts, ["\"Call Bob\": changed on both sides; completion wins: done on both sides; title from the server"])
     }
 
     func testCompletionThereWinsOverRemovalHere() {
@@ -201,7 +203,14 @@ final class CalDAVSyncPlannerTests: XCTestCase {
             .changeRecord(recordID: "r1", change: CalDAVRecordChange(title: "Call Robert")),
             .update(uid: "r1@triage", recordID: "r1", href: "/cal/r1.ics", etag: "\"e2\"", fields: merged),
         ])
+        XCTAssertEqual(plan.conflicts, ["\"Call Bob\": changed on both sides; title from the server; due from here"])
+    }
+
+    func testAChangeOnOneSideOnlyIsNoConflict() {
+        let plan = CalDAVSyncPlanner.plan(locals: [local()], state: state(), server: server(with { $0.title = "Call Robert"; $0.done = true }))
         XCTAssertEqual(plan.conflicts, [])
+        let here = CalDAVSyncPlanner.plan(locals: [local(with { $0.done = true })], state: state(), server: server(base))
+        XCTAssertEqual(here.conflicts, [])
     }
 
     // MARK: - After a crash, and what is not triage's
@@ -228,14 +237,55 @@ final class CalDAVSyncPlannerTests: XCTestCase {
         XCTAssertEqual(plan.steps, [])
     }
 
-    func testQueueEntriesCompareOnlyDueAndStatus() {
-        // A queue entry (title and note nil): a title edited on the phone changes nothing here.
-        let entry = CalDAVFields(title: nil, note: nil, due: "2026-03-04", done: false)
+    func entry(changed: Timestamp? = nil, statusChanged: Timestamp? = nil) -> QueueEntry {
+        var e = QueueEntry(id: "r1", queue: "rec", created: Timestamp(secondsSince1970: 500, utcOffsetSeconds: 0),
+                           due: CivilDate(year: 2026, month: 3, day: 4), statusChanged: statusChanged, rule: "r",
+                           message: MessageSummary(subject: "Read this"))
+        e.changed = changed
+        return e
+    }
+
+    func testQueueEntryTitleAndNoteEditedThereAreTakenOver() {
+        // A queue entry's task: "[rec] subject", no note; the phone renames it and adds a note.
+        let e = entry()
+        let fields = CalDAVFields(queueEntry: e)
+        XCTAssertEqual(fields, CalDAVFields(title: "[rec] Read this", note: "", due: "2026-03-04", done: false))
         let remembered = CalDAVListState(collection: "c", items: [
-            "r1@triage": CalDAVItemState(href: "/cal/r1.ics", etag: "\"e1\"", synced: entry.hashes),
+            "r1@triage": CalDAVItemState(href: "/cal/r1.ics", etag: "\"e1\"", synced: fields.hashes),
         ])
-        let phone = CalDAVFields(title: "Renamed", note: "x", due: "2026-03-04", done: false)
-        let plan = CalDAVSyncPlanner.plan(locals: [local(entry)], state: remembered, server: server(phone))
-        XCTAssertEqual(plan.steps, [.remember(uid: "r1@triage", href: "/cal/r1.ics", etag: "\"e2\"", fields: entry)])
+        var phone = fields
+        phone.title = "Renamed"
+        phone.note = "page 4"
+        let plan = CalDAVSyncPlanner.plan(locals: [local(fields, changed: e.lastChanged.secondsSince1970)], state: remembered,
+                                          server: server(phone))
+        XCTAssertEqual(plan.steps, [
+            .changeRecord(recordID: "r1", change: CalDAVRecordChange(title: "Renamed", note: "page 4")),
+            .remember(uid: "r1@triage", href: "/cal/r1.ics", etag: "\"e2\"", fields: phone),
+        ])
+        // Taken over, the entry's task shows them.
+        var taken = e
+        taken.title = "Renamed"
+        taken.note = "page 4"
+        XCTAssertEqual(CalDAVFields(queueEntry: taken), phone)
+    }
+
+    func testAQueueEntrysOwnChangeTimeIsWhatTheNewerWinsRuleCompares() {
+        // The entry's title was taken over at 3000 (its change time), its status changed at 1500:
+        // the change time counts, so a phone edit of the same field at 2000 is older.
+        let e = entry(changed: Timestamp(secondsSince1970: 3000, utcOffsetSeconds: 0),
+                      statusChanged: Timestamp(secondsSince1970: 1500, utcOffsetSeconds: 0))
+        XCTAssertEqual(e.lastChanged.secondsSince1970, 3000)
+        XCTAssertEqual(entry().lastChanged.secondsSince1970, 500)
+        var mine = CalDAVFields(queueEntry: e)
+        mine.title = "Mine"
+        var theirs = CalDAVFields(queueEntry: e)
+        theirs.title = "Theirs"
+        let remembered = CalDAVListState(collection: "c", items: [
+            "r1@triage": CalDAVItemState(href: "/cal/r1.ics", etag: "\"e1\"", synced: CalDAVFields(queueEntry: e).hashes),
+        ])
+        let plan = CalDAVSyncPlanner.plan(locals: [local(mine, changed: e.lastChanged.secondsSince1970)], state: remembered,
+                                          server: server(theirs, modified: 2000))
+        XCTAssertEqual(plan.steps, [.update(uid: "r1@triage", recordID: "r1", href: "/cal/r1.ics", etag: "\"e2\"", fields: mine)])
+        XCTAssertEqual(plan.conflicts.count, 1)
     }
 }

@@ -130,6 +130,133 @@ class CalDAVSyncTests: XCTestCase {
         XCTAssertEqual(puts(idle), [], idle.out)
     }
 
+    func testAQueueEntrysTitleAndNoteEditedOnThePhoneComeBack() throws {
+        let f = try folder("caldav-queue-edit")
+        try seed(f)
+        XCTAssertEqual(try sync(f).status, 0)
+        try f.server.phone(f.rec, ["edit", uid(4), "summary=File the receipt", "description=under taxes"])
+        let result = try sync(f)
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(f.entry(id(4))?.title, "File the receipt", result.out)
+        XCTAssertEqual(f.entry(id(4))?.note, "under taxes")
+        XCTAssertNotNil(f.entry(id(4))?.changed, "stored with the record's own change time")
+        XCTAssertEqual(puts(result), [], "taking over writes nothing back")
+
+        // Done here later: the phone's title and note stay on the server, the message details come back.
+        XCTAssertEqual(try f.triage(["queue", "done", id(4)]).status, 0)
+        XCTAssertEqual(try sync(f).status, 0)
+        let item = try f.server.items(f.rec).first
+        XCTAssertEqual(item?.summary, "File the receipt")
+        XCTAssertEqual(item?.status, "COMPLETED")
+        XCTAssertTrue(item?.description.hasPrefix("under taxes\n\n") == true, item?.description ?? "")
+        XCTAssertTrue(item?.description.contains("Message-ID: <00000000@mail.example>") == true, item?.description ?? "")
+        XCTAssertEqual(puts(try sync(f)), [], "and nothing more")
+    }
+
+    func testChangesOnBothSidesAreSettledFieldByFieldAndReportedOnce() throws {
+        let f = try folder("caldav-conflict")
+        try seed(f)
+        XCTAssertEqual(try sync(f).status, 0)
+        // Done here, renamed and moved on the phone.
+        XCTAssertEqual(try f.triage(["remind", "done", id(1)]).status, 0)
+        try f.server.phone(f.reminders, ["edit", uid(1), "summary=Call Robert", "due=20261211"])
+        // Removed here, checked off on the phone.
+        XCTAssertEqual(try f.triage(["remind", "remove", id(2)]).status, 0)
+        try f.server.phone(f.reminders, ["complete", uid(2)])
+        // A queue entry done here, its note edited on the phone.
+        XCTAssertEqual(try f.triage(["queue", "done", id(4)]).status, 0)
+        try f.server.phone(f.rec, ["edit", uid(4), "description=ask Anna"])
+
+        let result = try sync(f)
+        XCTAssertEqual(result.status, 0, result.err)
+        let conflicts = result.out.split(separator: "\n").filter { $0.contains(": conflict: ") }
+        XCTAssertEqual(conflicts.count, 3, result.out)
+        XCTAssertEqual(conflicts.filter { $0.contains("\"Call Bob\": changed on both sides; completion wins: done on both sides; "
+                                                     + "title from the server; due from the server") }.count, 1, result.out)
+        XCTAssertEqual(conflicts.filter { $0.contains("\"Buy milk\": removed here but completed on the server; completion wins") }.count, 1, result.out)
+        XCTAssertEqual(conflicts.filter { $0.contains("\"[rec] Your receipt\": changed on both sides; completion wins: done on both sides; "
+                                                     + "note from the server") }.count, 1, result.out)
+        XCTAssertTrue(result.out.contains("3 conflict(s)"), result.out)
+
+        // Per field: completion from here, title and due from the phone.
+        let called = f.reminder(id(1))
+        XCTAssertEqual(called?.status, .done)
+        XCTAssertEqual(called?.title, "Call Robert")
+        XCTAssertEqual(called?.due, CivilDate(year: 2026, month: 12, day: 11))
+        let items = try f.server.items(f.reminders)
+        let there = items.first { $0.uid == uid(1) }
+        XCTAssertEqual(there?.status, "COMPLETED")
+        XCTAssertEqual(there?.summary, "Call Robert")
+        XCTAssertEqual(there?.due, "20261211", "the phone's day, as a day")
+        // Completion wins over removal: done here, kept (completed) there.
+        XCTAssertEqual(f.reminder(id(2))?.status, .done)
+        XCTAssertEqual(items.first { $0.uid == uid(2) }?.status, "COMPLETED")
+        XCTAssertEqual(f.entry(id(4))?.status, .done)
+        XCTAssertEqual(f.entry(id(4))?.note, "ask Anna")
+        XCTAssertEqual(try f.server.items(f.rec).first?.status, "COMPLETED")
+
+        let again = try sync(f)
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertFalse(again.out.contains("conflict: "), "each conflict is reported once: \(again.out)")
+        XCTAssertTrue(again.out.contains("0 conflict(s)"), again.out)
+        XCTAssertEqual(puts(again), [], again.out)
+    }
+
+    /// The requests the server received during `body` (counted on the server's side).
+    func requests(_ f: CalDAVTestFolder, during body: () throws -> TriageProcess.Result) throws -> (TriageProcess.Result, [String]) {
+        let before = f.server.requests().count
+        let result = try body()
+        Thread.sleep(forTimeInterval: 0.2)   // the log is written as the answers go out
+        return (result, Array(f.server.requests().dropFirst(before)))
+    }
+
+    func testDiscoveryIsRememberedAndDoneAgainOnlyWhenTheHomeIsNotWhereItWas() throws {
+        let f = try folder("caldav-discovery")
+        try seed(f)
+        let (first, discovering) = try requests(f) { try sync(f) }
+        XCTAssertEqual(first.status, 0, first.err)
+        XCTAssertTrue(discovering.contains("PROPFIND /.well-known/caldav"), "\(discovering)")
+        XCTAssertEqual(try sync(f).status, 0)   // lists everything once after the writes
+
+        // Nothing changed: one PROPFIND of the remembered home (the lists' sync-tokens), no discovery.
+        let (idle, asked) = try requests(f) { try sync(f) }
+        XCTAssertEqual(idle.status, 0, idle.err)
+        XCTAssertEqual(asked.count, 1, "\(asked)\n\(idle.out)")
+        XCTAssertTrue(asked.first?.hasPrefix("PROPFIND /me/") == true, "\(asked)")
+        XCTAssertFalse(idle.out.contains("/.well-known/caldav"), idle.out)
+
+        // A home that is gone from where it was (Radicale: 404; Xandikos: an empty listing): discovered again, nothing doubled.
+        let statePath = f.dir + "/store/caldav/phone.json"
+        let text = try String(contentsOfFile: statePath, encoding: .utf8)
+        let state = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+        let home = try XCTUnwrap(state["home"] as? String, "the calendar home is remembered")
+        XCTAssertEqual(state["discovered_from"] as? String, f.server.url)
+        try text.replacingOccurrences(of: "\"" + home + "\"", with: "\"" + home + "gone/\"")
+            .write(toFile: statePath, atomically: true, encoding: .utf8)
+        let (moved, again) = try requests(f) { try sync(f) }
+        XCTAssertEqual(moved.status, 0, moved.err)
+        XCTAssertTrue(moved.out.contains("the lists are not where they were; looking for them again"), moved.out)
+        XCTAssertTrue(again.contains("PROPFIND /.well-known/caldav"), "\(again)")
+        XCTAssertEqual(try f.server.items(f.reminders).map(\.uid), [uid(1), uid(2)], "the same lists, nothing doubled")
+        XCTAssertEqual(puts(moved), [], moved.out)
+
+        if f.server.script == "radicale.sh" { XCTAssertTrue(moved.out.contains("PROPFIND /me/gone/ -> 404"), moved.out) }
+
+        // Remembered again.
+        let (_, after) = try requests(f) { try sync(f) }
+        XCTAssertEqual(after.count, 1, "\(after)")
+
+        // A home that is now another user's (Radicale refuses it: 403): discovered again too, not a login error.
+        let current = try String(contentsOfFile: statePath, encoding: .utf8)
+        try current.replacingOccurrences(of: "\"" + home + "\"", with: "\"" + home.replacingOccurrences(of: "/me/", with: "/other/") + "\"")
+            .write(toFile: statePath, atomically: true, encoding: .utf8)
+        let refused = try sync(f)
+        XCTAssertEqual(refused.status, 0, refused.err)
+        XCTAssertTrue(refused.out.contains("the lists are not where they were; looking for them again"), refused.out)
+        if f.server.script == "radicale.sh" { XCTAssertTrue(refused.out.contains("PROPFIND /other/ -> 403"), refused.out) }
+        XCTAssertEqual(puts(refused), [], refused.out)
+    }
+
     func testDoneReopenedAndRemovedHereReachThePhone() throws {
         let f = try folder("caldav-here")
         try seed(f)

@@ -97,6 +97,23 @@ final class CalDAVTestServer: @unchecked Sendable {
         return result.out
     }
 
+    /// The requests the server received so far, one line each ("PROPFIND /path"), from
+    /// Radicale's log or the TLS proxy's in front of Xandikos: counted by the server
+    /// side, not by triage.
+    func requests() -> [String] {
+        if script == "radicale.sh" {
+            // [time] [thread] [INFO] PROPFIND request for '/me/' received from 127.0.0.1 ...
+            let log = (try? String(contentsOfFile: directory + "/radicale.log", encoding: .utf8)) ?? ""
+            return log.split(separator: "\n").compactMap { line in
+                guard let r = line.range(of: "] [INFO] "), line.contains(" request for '") else { return nil }
+                let words = line[r.upperBound...].split(separator: " ")
+                return words.count > 3 ? "\(words[0]) \(words[3].trimmingCharacters(in: CharacterSet(charactersIn: "'")))" : nil
+            }
+        }
+        let log = (try? String(contentsOfFile: directory + "/requests.log", encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
+    }
+
     /// The items of `list` as the phone sees them, by UID.
     func items(_ list: String) throws -> [Item] {
         try JSONDecoder().decode([Item].self, from: Data(try phone(list, ["list"]).utf8))
