@@ -239,6 +239,11 @@ enum RunCommand: Command {
             report: printer.report)
         runner.checkpoint = checkpoint
         runner.parts = parts
+        // TRIAGE_WHOLE_SNIPPET=1 fetches every record's text at full length (the tests
+        // compare both ways).
+        if context.environment["TRIAGE_WHOLE_SNIPPET"] != "1" {
+            runner.parsePrefix = { MessageParser.parse(prefix: $0, keepingHeaders: headerNames) }
+        }
         runner.commands = shared.commands
         runner.archive = shared.archive
         // TRIAGE_WHOLE_HEADER=1 fetches every header whole (a server whose
