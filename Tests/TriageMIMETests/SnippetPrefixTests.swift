@@ -104,5 +104,11 @@ final class SnippetPrefixTests: XCTestCase {
         // Too short a prefix to fill the snippet.
         let (h5, t5) = split(message("Content-Type: text/plain; charset=utf-8", prose))
         XCTAssertNil(MessageParser.parse(prefix: h5 + Array(t5.prefix(150))), "short prefix")
+        // A cut UTF-8 sequence right where the snippet ends: the margin keeps it out.
+        let bytes = message("Content-Type: text/plain; charset=utf-8", String(repeating: "a", count: 199) + "é" + prose)
+        let (h6, t6) = split(bytes)
+        let cut = h6 + Array(t6.prefix(200))
+        XCTAssertNil(MessageParser.parse(prefix: cut), "cut sequence at the snippet's end")
+        XCTAssertEqual(checkCuts(bytes, name: "edge", step: 1) > 0, true)
     }
 }
