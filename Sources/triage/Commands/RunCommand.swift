@@ -155,8 +155,8 @@ enum RunCommand: Command {
                     let outcome: (status: ExitStatus, processed: Int)
                     do {
                         outcome = try runMailbox(mailbox, account: account, on: connection, setup: setup, options: options,
-                                                 shared: shared, parts: parts, printer: printer, context: context,
-                                                 checkpoint: crashHook)
+                                                     shared: shared, parts: parts, printer: printer, context: context,
+                                                     checkpoint: crashHook)
                     } catch let error as MailError where error.kind == .missingFolder && !account.mailboxes.contains(mailbox) {
                         // A Sieve folder deleted since a run read it: skipped, as the LIST would have.
                         let existing = try FolderNames.existing(on: connection)
