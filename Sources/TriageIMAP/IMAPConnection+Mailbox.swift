@@ -115,6 +115,15 @@ extension IMAPConnection {
     }
 
     public func fetch(_ uids: [UInt32], parts: MessageParts, headerFields: [String]?) throws -> [FetchedMessage] {
+        try fetch(uids, parts: parts, headerFields: headerFields, textBytes: settings.bodyPrefixBytes)
+    }
+
+    public func fetch(_ uids: [UInt32], textPrefix: Int) throws -> [FetchedMessage]? {
+        try fetch(uids, parts: .all, headerFields: nil, textBytes: min(textPrefix, settings.bodyPrefixBytes))
+    }
+
+    /// `fetch(_:parts:headerFields:)` with at most `textBytes` of each text.
+    private func fetch(_ uids: [UInt32], parts: MessageParts, headerFields: [String]?, textBytes: Int) throws -> [FetchedMessage] {
         guard !uids.isEmpty else { return [] }
         _ = try liveSession()
         // One command, all with PEEK so nothing becomes \Seen:
@@ -139,7 +148,7 @@ extension IMAPConnection {
         }
         if parts.contains(.text) {
             attributes.append(mailimap_fetch_att_new_body_peek_section_partial(
-                mailimap_section_new_text(), 0, UInt32(max(0, settings.bodyPrefixBytes))))
+                mailimap_section_new_text(), 0, UInt32(max(0, textBytes))))
         }
         if isGmail {
             attributes.append(mailimap_fetch_att_new_xgmlabels())
@@ -147,7 +156,7 @@ extension IMAPConnection {
         let set = IMAPSet.make(uids)
         defer { mailimap_set_free(set) }
         // A batch's answer is rightly bigger than any other: allow for its body prefixes.
-        streamGuard?.expect(extra: uids.count * (settings.bodyPrefixBytes + 64 * 1024))
+        streamGuard?.expect(extra: uids.count * (textBytes + 64 * 1024))
         defer { streamGuard?.expect(extra: 0) }
         let wanted = Set(uids)
         // A server may add unsolicited FETCH answers (a flag change by another client,

@@ -10,6 +10,12 @@ struct MIMEWalker {
     /// The first text/html body converted to text, used when there is no text/plain.
     private(set) var htmlText: String?
     private var partsSeen = 0
+    /// Set when the text is a prefix (`MessageParser.parse(prefix:)`): encoded text is
+    /// cut back to its last line end, so no base64 quantum or quoted-printable escape is cut.
+    var prefix = false
+    /// Whether `plainText` decodes the same from a prefix as from the whole part (its
+    /// charset maps bytes one way whatever follows, and it is no opaque multipart).
+    private(set) var plainIsPrefixStable = false
 
     /// Visits `mime` and its children; nesting beyond `ParserLimits.maxDepth` is ignored.
     mutating func walk(_ mime: UnsafeMutablePointer<mailmime>, depth: Int = 0) {
@@ -25,10 +31,21 @@ struct MIMEWalker {
             let isPlain = part.contentType == "text/plain" || part.contentType.hasPrefix("multipart/")
             if isPlain, plainText == nil {
                 // An empty part (blank lines only) does not hide the text of a later one.
-                plainText = Self.text(of: mime, charset: part.charset, limit: ParserLimits.plainTextBytes)
+                var ascii = false
+                plainText = Self.text(of: mime, charset: part.charset, limit: ParserLimits.plainTextBytes, cut: prefix,
+                                      ascii: &ascii)
                     .flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+                if prefix, plainText != nil, !part.contentType.hasPrefix("multipart/") {
+                    // Unlabelled text is UTF-8 only if all of it is valid: unsure unless ASCII.
+                    switch CharsetDecoder.kind(of: part.charset?.trimmingASCIIWhitespace().lowercased() ?? "") {
+                    case .utf8, .windows1252: plainIsPrefixStable = true
+                    case .unlabelled: plainIsPrefixStable = ascii
+                    case .other: plainIsPrefixStable = false
+                    }
+                }
             } else if part.contentType == "text/html", htmlText == nil, plainText == nil {
-                htmlText = Self.text(of: mime, charset: part.charset, limit: ParserLimits.htmlTextBytes)
+                var ascii = false
+                htmlText = Self.text(of: mime, charset: part.charset, limit: ParserLimits.htmlTextBytes, cut: prefix, ascii: &ascii)
                     .map(HTMLText.plainText)
             }
         case Int(MAILMIME_MULTIPLE):
@@ -45,8 +62,10 @@ struct MIMEWalker {
     }
 
     /// The transfer-decoded, charset-converted text of a single part, from at
-    /// most `limit` encoded bytes.
-    private static func text(of mime: UnsafeMutablePointer<mailmime>, charset: String?, limit: Int) -> String? {
+    /// most `limit` encoded bytes; with `cut`, base64 and quoted-printable end at their
+    /// last line end. `ascii` tells whether the decoded bytes were all ASCII.
+    private static func text(of mime: UnsafeMutablePointer<mailmime>, charset: String?, limit: Int, cut: Bool,
+                             ascii: inout Bool) -> String? {
         guard let body = mime.pointee.mm_data.mm_single,
               body.pointee.dt_type == Int32(MAILMIME_DATA_TEXT),
               let data = body.pointee.dt_data.dt_text.dt_data else { return nil }
@@ -54,7 +73,15 @@ struct MIMEWalker {
         var raw = data.withMemoryRebound(to: UInt8.self, capacity: length) {
             Array(UnsafeBufferPointer(start: $0, count: length))
         }
-        if body.pointee.dt_encoding == Int32(MAILMIME_MECHANISM_QUOTED_PRINTABLE) {
+        let encoding = body.pointee.dt_encoding
+        if cut, encoding == Int32(MAILMIME_MECHANISM_BASE64) || encoding == Int32(MAILMIME_MECHANISM_QUOTED_PRINTABLE) {
+            if let lineEnd = raw.lastIndex(of: 0x0A) {
+                raw.removeSubrange((lineEnd + 1)...)
+            } else if encoding == Int32(MAILMIME_MECHANISM_BASE64) {
+                raw.removeLast(raw.count % 4)
+            }
+        }
+        if encoding == Int32(MAILMIME_MECHANISM_QUOTED_PRINTABLE) {
             raw = keepingInvalidEscapes(raw)
         }
         var index = 0
@@ -68,12 +95,14 @@ struct MIMEWalker {
         }
         guard status == Int32(MAILIMF_NO_ERROR), let decoded else {
             // Undecodable transfer encoding: show the raw bytes rather than nothing.
+            if cut { ascii = raw.allSatisfy { $0 < 0x80 } }
             return CharsetDecoder.decode(raw, charset: charset)
         }
         defer { mailmime_decoded_part_free(decoded) }
         let bytes = decoded.withMemoryRebound(to: UInt8.self, capacity: decodedLength) {
             Array(UnsafeBufferPointer(start: $0, count: decodedLength))
         }
+        if cut { ascii = bytes.allSatisfy { $0 < 0x80 } }
         return CharsetDecoder.decode(bytes, charset: charset)
     }
 

@@ -29,6 +29,21 @@ public enum MessageParser {
         bytes.withUnsafeBufferPointer { parse(buffer: $0, body: true, wholeText: true) }.snippet
     }
 
+    /// Parses a message whose text is only a prefix (an IMAP `BODY.PEEK[TEXT]<0.N>`
+    /// that the text is longer than): the message `parse` gives, when its snippet is
+    /// certainly the one the longer text gives too, else nil (fetch more). Certain
+    /// means: taken from a text/plain part that begins inside the prefix, whose
+    /// decoding does not depend on the bytes after it (UTF-8 or windows-1252 labels,
+    /// or unlabelled ASCII), and that fills the snippet well before the cut (a cut
+    /// base64 quantum, quoted-printable escape or UTF-8 sequence only changes the
+    /// end). An HTML snippet is never certain: a later text/plain part would win.
+    public static func parse(prefix bytes: [UInt8], keepingHeaders: [String] = []) -> Message? {
+        let (message, settled) = bytes.withUnsafeBufferPointer {
+            parseSettling(buffer: $0, body: true, keeping: keepingHeaders, prefix: true)
+        }
+        return settled ? message : nil
+    }
+
     /// Parses only the header block (for example an IMAP `BODY.PEEK[HEADER]`):
     /// everything except attachments and snippet, which need the body. `size` is
     /// the byte count given, so callers that know the full size set it afterwards.
@@ -38,13 +53,19 @@ public enum MessageParser {
 
     private static func parse(buffer: UnsafeBufferPointer<UInt8>, body: Bool, keeping: [String] = [],
                               wholeText: Bool = false) -> Message {
+        parseSettling(buffer: buffer, body: body, keeping: keeping, wholeText: wholeText, prefix: false).message
+    }
+
+    /// `parse`, also saying whether the snippet is settled (always, unless `prefix`).
+    private static func parseSettling(buffer: UnsafeBufferPointer<UInt8>, body: Bool, keeping: [String] = [],
+                                      wholeText: Bool = false, prefix: Bool) -> (message: Message, settled: Bool) {
         // libetpan decodes Content-Type values and encoded words with our charset rules.
         CharsetDecoder.installInLibetpan()
         var message = Message()
         message.size = buffer.count
         guard buffer.baseAddress != nil, buffer.count > 0 else {
             message.headerHash = SHA256.hex(bytes: SHA256.hash([UInt8]()))
-            return message
+            return (message, !prefix)
         }
         // Pathologically nested comments would overflow libetpan's recursion, and
         // an mbox `From ` line among the fields would end the header: parse a
@@ -55,27 +76,32 @@ public enum MessageParser {
             if safe == nil { safe = Array(buffer) }
             MisplacedEnvelopeLines.hide(&safe!, at: envelopeLines)
         }
+        let settled: Bool
         if let safe {
-            safe.withUnsafeBufferPointer { parse(buffer: $0, original: buffer, body: body, keeping: keeping, wholeText: wholeText, into: &message) }
+            settled = safe.withUnsafeBufferPointer {
+                parse(buffer: $0, original: buffer, body: body, keeping: keeping, wholeText: wholeText, prefix: prefix, into: &message)
+            }
         } else {
-            parse(buffer: buffer, original: buffer, body: body, keeping: keeping, wholeText: wholeText, into: &message)
+            settled = parse(buffer: buffer, original: buffer, body: body, keeping: keeping, wholeText: wholeText, prefix: prefix,
+                            into: &message)
         }
-        return message
+        return (message, settled)
     }
 
     /// Parses `buffer`; the header hash is taken from `original` (same length and offsets).
+    /// Returns whether the snippet is settled (see `parse(prefix:)`).
     private static func parse(buffer: UnsafeBufferPointer<UInt8>, original: UnsafeBufferPointer<UInt8>,
-                              body: Bool, keeping: [String], wholeText: Bool = false, into message: inout Message) {
-        guard let base = buffer.baseAddress else { return }
+                              body: Bool, keeping: [String], wholeText: Bool = false, prefix: Bool,
+                              into message: inout Message) -> Bool {
+        guard let base = buffer.baseAddress else { return !prefix }
         let start = continuationLinesEnd(buffer, from: mboxSeparatorEnd(buffer))
         let headerEnd = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
             readHeader(chars, count: buffer.count, from: start, keeping: keeping, into: &message)
         }
         message.headerHash = SHA256.hex(bytes: SHA256.hash(buffer: UnsafeRawBufferPointer(
             UnsafeBufferPointer(rebasing: original[start..<headerEnd]))))
-        if body {
-            readBody(UnsafeBufferPointer(rebasing: buffer[start...]), wholeText: wholeText, into: &message)
-        }
+        guard body else { return !prefix }
+        return readBody(UnsafeBufferPointer(rebasing: buffer[start...]), wholeText: wholeText, prefix: prefix, into: &message)
     }
 
     /// Parses the header fields starting at `start`; returns where the header block ends.
@@ -91,38 +117,50 @@ public enum MessageParser {
     }
 
     /// Parses the MIME structure for attachment names and the snippet.
-    private static func readBody(_ buffer: UnsafeBufferPointer<UInt8>, wholeText: Bool = false, into message: inout Message) {
+    private static func readBody(_ buffer: UnsafeBufferPointer<UInt8>, wholeText: Bool = false, prefix: Bool,
+                                 into message: inout Message) -> Bool {
         // The limit first: the repair then scans and copies no more than the parser reads,
         // and what it appends (closing delimiters) stays within what is parsed.
         let limited = UnsafeBufferPointer(rebasing: buffer[..<min(buffer.count, ParserLimits.maxStructureBytes)])
         if let repaired = MIMEStructureRepair.repaired(limited) {
-            repaired.withUnsafeBufferPointer { readStructure($0, wholeText: wholeText, into: &message) }
+            return repaired.withUnsafeBufferPointer { readStructure($0, wholeText: wholeText, prefix: prefix, into: &message) }
         } else {
-            readStructure(limited, wholeText: wholeText, into: &message)
+            return readStructure(limited, wholeText: wholeText, prefix: prefix, into: &message)
         }
     }
 
     /// `limited` is at most `ParserLimits.maxStructureBytes`, plus what the repair added.
     /// With `wholeText` the snippet is the whole decoded text instead (`bodyText`).
-    private static func readStructure(_ limited: UnsafeBufferPointer<UInt8>, wholeText: Bool = false, into message: inout Message) {
+    /// With `prefix` returns whether the snippet is settled (see `parse(prefix:)`), else true.
+    private static func readStructure(_ limited: UnsafeBufferPointer<UInt8>, wholeText: Bool = false, prefix: Bool,
+                                      into message: inout Message) -> Bool {
         let length = limited.count
         // libetpan recurses once per nesting level with no limit: refuse input that
         // could nest deeper than we are willing to recurse (headers are still read).
         guard NestingEstimate.tokenCount(limited, limit: ParserLimits.maxNestingTokens)
                 <= ParserLimits.maxNestingTokens,
-              let base = limited.baseAddress else { return }
+              let base = limited.baseAddress else { return !prefix }
         var index = 0
         var mime: UnsafeMutablePointer<mailmime>?
         let status = base.withMemoryRebound(to: CChar.self, capacity: length) { chars in
             mailmime_parse(chars, length, &index, &mime)
         }
-        guard status == Int32(MAILIMF_NO_ERROR), let mime else { return }
+        guard status == Int32(MAILIMF_NO_ERROR), let mime else { return !prefix }
         defer { mailmime_free(mime) }
         var walker = MIMEWalker()
+        walker.prefix = prefix
         walker.walk(mime)
         message.attachments = walker.attachments
         message.snippet = wholeText ? walker.plainText ?? walker.htmlText ?? "" : Snippet.make(walker.plainText ?? walker.htmlText ?? "")
+        guard prefix else { return true }
+        // Settled when the text fills the snippet without its last characters, where
+        // the cut may have left a partial escape, quantum or sequence.
+        guard let plain = walker.plainText, walker.plainIsPrefixStable else { return false }
+        return Snippet.make(String(plain.dropLast(Self.cutMargin))).count >= ParserLimits.snippetLength
     }
+
+    /// Characters at the end of a cut text that are not trusted (`parse(prefix:)`).
+    static let cutMargin = 64
 
     /// The index after the lines at `start` that begin with white space: a first
     /// line like that continues no header, and libetpan would then read no header

@@ -31,6 +31,11 @@ public protocol MailConnection: AnyObject {
     /// ask for fewer (IMAP `HEADER.FIELDS`). The default brings the whole header.
     func fetch(_ uids: [UInt32], parts: MessageParts, headerFields: [String]?) throws -> [FetchedMessage]
 
+    /// Like `fetch(_:parts: .all)`, but with at most `textPrefix` bytes of each
+    /// message's text, for a snippet that a short prefix usually settles; nil when the
+    /// connection cannot fetch less (the default: a Maildir reads the file anyway).
+    func fetch(_ uids: [UInt32], textPrefix: Int) throws -> [FetchedMessage]?
+
     /// Adds or removes system flags and labels on the given UIDs, one command per
     /// kind of change. Idempotent: adding a flag twice changes nothing.
     func store(_ change: FlagChange, uids: [UInt32]) throws
@@ -80,6 +85,11 @@ extension MailConnection {
     /// The whole header: for connections where leaving fields out saves nothing.
     public func fetch(_ uids: [UInt32], parts: MessageParts, headerFields: [String]?) throws -> [FetchedMessage] {
         try fetch(uids, parts: parts)
+    }
+
+    /// No shorter text: for connections where it saves nothing.
+    public func fetch(_ uids: [UInt32], textPrefix: Int) throws -> [FetchedMessage]? {
+        nil
     }
 }
 

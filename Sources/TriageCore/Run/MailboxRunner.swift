@@ -40,6 +40,13 @@ public struct MailboxRunner {
     /// Called after each step that changes something (store write, server command,
     /// state save) with its name; the crash tests kill the process here.
     public var checkpoint: (String) -> Void = { _ in }
+    /// Parses a message whose text is only a prefix: the message, when the prefix
+    /// settles its snippet (as the whole text would give it), else nil. When set (and
+    /// the connection can fetch a shorter text), the texts that records need are
+    /// fetched `snippetPrefixBytes` at a time first and only the unsettled ones whole.
+    public var parsePrefix: (([UInt8]) -> Message?)?
+    /// The text prefix tried first for a record's snippet (see `parsePrefix`).
+    public var snippetPrefixBytes = 2048
     /// The digest's command messages, recognised in INBOX before the rules; nil: none.
     public var commands: DigestCommandInbox?
     /// Where `archive` takes a message on this account (`ArchiveTarget`); nil when the
@@ -239,7 +246,9 @@ public struct MailboxRunner {
         var position: [UInt32: Int] = [:]
         for i in classified.indices { position[classified[i].uid] = i }
         // The records keep a snippet: fetch the text of just these messages. The
-        // rules did not look at it, so the decisions stand.
+        // rules did not look at it, so the decisions stand. A short prefix of the
+        // text settles most snippets; the others are fetched as before.
+        needText = try fetchSettledSnippets(needText, into: &classified, at: position, on: connection)
         // With the text (up to 32 KiB each) a message weighs some 20 times its
         // header: these fetches take a quarter of a header chunk at a time.
         for (uids, refetch, size) in [(needText, MessageParts.all, max(1, options.fetchSize / 4)),
@@ -254,6 +263,38 @@ public struct MailboxRunner {
             }
         }
         return classified
+    }
+
+    /// Fetches `uids` with a `snippetPrefixBytes` text prefix and puts each message
+    /// whose snippet that settles (the whole message fitted, or `parsePrefix` says so)
+    /// into `classified`; returns the others, which need the usual text.
+    private func fetchSettledSnippets(_ uids: [UInt32], into classified: inout [Classified], at position: [UInt32: Int],
+                                      on connection: MailConnection) throws -> [UInt32] {
+        guard let parsePrefix, !uids.isEmpty else { return uids }
+        var unsettled: [UInt32] = []
+        let size = max(1, options.fetchSize)
+        var start = 0
+        while start < uids.count {
+            let chunk = Array(uids[start..<min(start + size, uids.count)])
+            start += chunk.count
+            guard let fetched = try connection.fetch(chunk, textPrefix: snippetPrefixBytes) else { return uids }
+            var got = Set<UInt32>()
+            for item in fetched {
+                guard let i = position[item.uid] else { continue }
+                got.insert(item.uid)
+                // A whole message is what the longer fetch would bring: parsed as usual.
+                if item.isComplete {
+                    classified[i].message = makeMessage(item)
+                } else if let message = parsePrefix(item.bytes) {
+                    classified[i].message = complete(message, item)
+                } else {
+                    unsettled.append(item.uid)
+                }
+            }
+            // Gone meanwhile: left to the usual fetch, which says what it finds.
+            unsettled += chunk.filter { !got.contains($0) }
+        }
+        return unsettled
     }
 
     /// The verdict on each command message: obeyed ones change the store now (not in
@@ -477,7 +518,12 @@ public struct MailboxRunner {
     /// structure when it sent one (complete even for long messages), so a rule's
     /// verdict never depends on how much of the body was fetched.
     private func makeMessage(_ item: FetchedMessage) -> Message {
-        var message = parse(item.bytes)
+        complete(parse(item.bytes), item)
+    }
+
+    /// `message` (parsed from `item`) with what the server said about it.
+    private func complete(_ parsed: Message, _ item: FetchedMessage) -> Message {
+        var message = parsed
         message.size = item.size
         if let names = item.attachments { message.attachments = names }
         message.server = item.serverFacts(account: account, mailbox: mailbox)
