@@ -189,8 +189,9 @@ final class SieveExportListingTests: XCTestCase {
             "triage: export sieve: rule \"later\" (\(rules):4) left to triage: an earlier rule, \"words\", is left to triage and may "
                 + "change what this one does",
             "triage: export sieve: archive files into \"Done\"",
-            "triage: export sieve: the script files mail into \"Done\"; triage run reads that folder too (when it exists), so the "
-                + "rules' local actions (queue, remind, digest, webhook) still happen",
+            "triage: export sieve: the script files mail into \"Done\"; once triage deploy sieve has put the script on the "
+                + "server, triage run reads that folder too (when it exists), so the rules' local actions (queue, remind, digest, "
+                + "webhook) still happen; a script installed another way: add the folder to mailboxes =",
         ])
         XCTAssertTrue(export.out.contains("addflag \"money\";"), export.out)
         XCTAssertTrue(export.out.contains("set \"folder\" \"Done\";"), export.out)

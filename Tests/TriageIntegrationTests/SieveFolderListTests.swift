@@ -2,9 +2,11 @@ import Foundation
 import TriageCore
 import XCTest
 
-/// The folders a Sieve script files into are read by every run; once a run has read
-/// one (its state is saved) later runs take it without a LIST, and one deleted since
-/// is skipped as the LIST would have skipped it.
+/// The folders a Sieve script that `triage deploy sieve` put on the server files into
+/// are read by every run; once a run has read one (its state is saved) later runs take
+/// it without a LIST, and one deleted since is skipped as the LIST would have skipped
+/// it. Without a deployment they are not read: what triage moved there itself is
+/// never fetched twice.
 final class SieveFolderListTests: XCTestCase {
     private let rules = """
     rule "filed"
@@ -31,10 +33,13 @@ final class SieveFolderListTests: XCTestCase {
         try server.createMailbox(user: user, "Filed")
         let folder = try TestFolder("sievelist", rules: rules)
         defer { folder.remove() }
-        try folder.writeConfig(url: "imaps://localhost:\(server.imapsPort)", user: user, caFile: server.caFile)
+        try folder.writeConfig(url: "imaps://localhost:\(server.imapsPort)", user: user, caFile: server.caFile,
+                               accountLines: ["sieve_port": String(server.sievePort)])
         func run() throws -> TriageProcess.Result {
             try folder.triage(["run", "--verbose", "--now", "2026-11-30T09:00:00Z"], environment: ["TRIAGE_TRACE": "1"])
         }
+        let deploy = try folder.triage(["deploy", "sieve"])
+        XCTAssertEqual(deploy.status, 0, deploy.err)
         let first = try run()  // remembers where INBOX and Filed end
         XCTAssertEqual(first.status, 0, first.err)
         // Filed at delivery by the server's Sieve script: Filed is still read.
@@ -52,5 +57,27 @@ final class SieveFolderListTests: XCTestCase {
         XCTAssertEqual(third.status, 0, third.err)
         XCTAssertFalse(third.err.contains("does not exist"), third.err)
         XCTAssertTrue(folder.storeLines().contains { $0.contains("other i1") }, "\(folder.storeLines())")
+    }
+
+    func testWithoutADeployedScriptWhatTriageMovedIsNotReadAgain() throws {
+        let server = try DovecotServer.shared()
+        let user = try server.makeUser("sievelist-none")
+        try server.createMailbox(user: user, "Filed")
+        let folder = try TestFolder("sievelist-none", rules: rules)
+        defer { folder.remove() }
+        try folder.writeConfig(url: "imaps://localhost:\(server.imapsPort)", user: user, caFile: server.caFile)
+        func run() throws -> TriageProcess.Result {
+            try folder.triage(["run", "--verbose", "--now", "2026-11-30T09:00:00Z"], environment: ["TRIAGE_TRACE": "1"])
+        }
+        XCTAssertEqual(try run().status, 0)
+        try server.seed(user: user, message("m1"))
+        let moving = try run()
+        XCTAssertEqual(moving.status, 0, moving.err)
+        XCTAssertEqual(server.files(user: user, mailbox: "Filed").count, 1, "moved by the rule")
+        // The next run looks at INBOX only: Filed is neither selected nor fetched again.
+        let next = try run()
+        XCTAssertEqual(next.status, 0, next.err)
+        XCTAssertFalse((next.err + next.out).contains("SELECT Filed"), next.err)
+        XCTAssertFalse(next.out.contains("/Filed:"), next.out)
     }
 }

@@ -75,6 +75,13 @@ enum DeployCommand: Command {
                                                            caFile: account.caFile, timeout: account.timeout ?? 30)
         defer { connection.close() }
         try connection.putScript(scriptName, content: script)
+        // From now on `run` reads the folders the script files into (SieveFolders).
+        let deployment = SieveDeployment(
+            folders: SieveFolders.folders(of: rules, archive: archive ?? account.archive ?? ArchiveFolder.maildirDefault),
+            deployed: Timestamp(context.now, timeZone: setup.timeZone))
+        try LockWait.holding(setup.store, context: context) {
+            try deployment.save(store: setup.store.root, account: account.name)
+        }
         if a.has("--activate") { try connection.setActive(scriptName) }
         let scripts = try connection.scripts()
         let active = scripts.first { $0.active }?.name

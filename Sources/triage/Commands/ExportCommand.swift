@@ -90,8 +90,10 @@ enum ExportCommand: Command {
         }
         let watched = Set(account?.mailboxes ?? ["INBOX"])
         for folder in result.folders where !watched.contains(folder) && !result.localActions.isEmpty {
-            context.err("triage: export sieve: the script files mail into \(String(reflecting: folder)); triage run reads that "
-                        + "folder too (when it exists), so the rules' local actions (queue, remind, digest, webhook) still happen\n")
+            context.err("triage: export sieve: the script files mail into \(String(reflecting: folder)); once triage deploy sieve "
+                        + "has put the script on the server, triage run reads that folder too (when it exists), so the rules' "
+                        + "local actions (queue, remind, digest, webhook) still happen; a script installed another way: "
+                        + "add the folder to mailboxes =\n")
         }
         return result
     }

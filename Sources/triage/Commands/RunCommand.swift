@@ -291,7 +291,8 @@ enum RunCommand: Command {
             context.err("triage: account \(account.name): \(ArchiveFolder.missingLine(account: account, server: connection.serverName))\n")
         }
         let commands = try DigestCommands.inbox(setup: setup, connection: connection, dryRun: options.dryRun)
-        let filed = try SieveFolders.extra(for: account, rules: setup.rules, archive: archive, on: connection, known: known)
+        let deployment = try SieveDeployment.load(store: setup.store.root, account: account.name)
+        let filed = try SieveFolders.extra(for: account, deployment: deployment, on: connection, known: known)
         return AccountShared(archive: archive, commands: commands, filed: filed)
     }
 
