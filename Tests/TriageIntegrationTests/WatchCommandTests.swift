@@ -11,8 +11,14 @@ import XCTest
 /// show that it happens, the benchmark (bench/watch) how fast.
 final class WatchCommandTests: XCTestCase {
     /// Every message with `watch` in the subject gets a queue entry and leaves INBOX;
-    /// one with `digestme` goes into the digest and leaves INBOX.
+    /// one with `digestme` goes into the digest and leaves INBOX. The first rule is one
+    /// `export sieve` can express (the others are not, whole-word matching): its folder,
+    /// Filed (made only where a test wants it), is one the script files into.
     static let rules = """
+        rule "filed at delivery"
+          when from:filer@example.test
+          then digest "Filed", move "Filed"
+
         rule "watched mail leaves the inbox"
           when subject:watch
           then queue w, move "Done"
@@ -33,12 +39,12 @@ final class WatchCommandTests: XCTestCase {
         /// The store's queue records (one per processed message).
         var queueRecords: [String] { folder.storeLines().filter { $0.hasPrefix("store queue/") } }
 
-        /// Delivers messages with these subjects by IMAP APPEND into `mailbox`, straight to Dovecot.
-        func append(_ subjects: [String], to mailbox: String = "INBOX") throws {
+        /// Delivers messages with these subjects (from `sender`) by IMAP APPEND into `mailbox`, straight to Dovecot.
+        func append(_ subjects: [String], to mailbox: String = "INBOX", from sender: String = "sender@example.test") throws {
             var ops: [[String: Any]] = []
             for subject in subjects {
                 let path = folder.dir + "/msg-\(UUID().uuidString.prefix(8)).eml"
-                try "From: Sender <sender@example.test>\nTo: me@example.test\nSubject: \(subject)\nMessage-ID: <\(UUID().uuidString)@example.test>\n\nHello.\n"
+                try "From: Sender <\(sender)>\nTo: me@example.test\nSubject: \(subject)\nMessage-ID: <\(UUID().uuidString)@example.test>\n\nHello.\n"
                     .write(toFile: path, atomically: true, encoding: .utf8)
                 ops.append(["append": mailbox, "file": path])
             }
@@ -122,6 +128,51 @@ final class WatchCommandTests: XCTestCase {
         XCTAssertTrue(box.waitUntilDone(2), watch.out + watch.err)
         XCTAssertEqual(watch.stop(), 0)
         XCTAssertEqual(box.queueRecords.count, 2, box.queueRecords.joined(separator: "\n"))
+        XCTAssertEqual(watch.err, "")
+    }
+
+    /// A folder the rules file into (the deployed Sieve script does so at delivery) is
+    /// watched too, though not in `mailboxes`: its new mail gets its local actions
+    /// (queue, digest) without any `triage run`.
+    func testSieveFiledFolderIsWatched() throws {
+        let server = try DovecotServer.shared()
+        let box = try box("watch-filed", server: server, accountLines: ["sieve_port": String(server.sievePort)])
+        defer { box.remove() }
+        try box.server.createMailbox(user: box.user, "Filed")
+        // Its folders are read once triage put the script on the server (SieveDeployment).
+        let deploy = try box.folder.triage(["deploy", "sieve"])
+        XCTAssertEqual(deploy.status, 0, deploy.err)
+        let watch = try WatchProcess(config: box.folder.config)
+        XCTAssertTrue(WatchProcess.waitUntil(30) {
+            watch.out.contains("test/Filed: watching with IDLE (a folder the Sieve script files into)")
+        }, watch.out + watch.err)
+        watch.waitUntilWatching(mailboxes: 2)
+        // As the script's fileinto would: straight into Filed, never in INBOX.
+        try box.append(["filed one", "filed two"], to: "Filed", from: "filer@example.test")
+        let digested = { box.folder.storeLines().filter { $0.contains("filed one") || $0.contains("filed two") } }
+        XCTAssertTrue(WatchProcess.waitUntil(60) { digested().count == 2 }, "\(box.folder.storeLines()) \(watch.out) \(watch.err)")
+        XCTAssertEqual(box.count("Filed"), 2)
+        XCTAssertEqual(watch.stop(), 0)
+        XCTAssertEqual(digested().count, 2, digested().joined(separator: "\n"))
+        XCTAssertEqual(watch.err, "")
+    }
+
+    /// An IMAP server without IDLE (127.0.0.44 in dovecot.sh leaves it out of its
+    /// CAPABILITY) is looked at every poll_interval: new mail still leaves INBOX.
+    func testIMAPServerWithoutIdleIsPolled() throws {
+        let box = try box("watch-noidle", triageLines: [("poll_interval", "1")])
+        defer { box.remove() }
+        var config = try String(contentsOfFile: box.folder.config, encoding: .utf8)
+        config = config.replacingOccurrences(of: "imaps://localhost:", with: "imaps://127.0.0.44:")
+        try config.write(toFile: box.folder.config, atomically: true, encoding: .utf8)
+        let watch = try WatchProcess(config: box.folder.config)
+        watch.waitUntilWatching()
+        XCTAssertTrue(watch.out.contains("test/INBOX: watching with a look every 1 s (no IDLE)"), watch.out + watch.err)
+        XCTAssertFalse(watch.out.contains("watching with IDLE"), watch.out)
+        try box.append(["watch polled"])
+        XCTAssertTrue(box.waitUntilDone(1), "still in INBOX: \(box.count("INBOX")); \(watch.out) \(watch.err)")
+        XCTAssertEqual(watch.stop(), 0)
+        XCTAssertEqual(box.queueRecords.count, 1, box.queueRecords.joined(separator: "\n"))
         XCTAssertEqual(watch.err, "")
     }
 

@@ -11,7 +11,8 @@ enum WatchCommand: Command {
         summary: "stay connected and process new mail as it arrives (IMAP IDLE)",
         usage: ["watch [--config FILE] [--account NAME] [--verbose]"],
         about: """
-        Keeps one connection per configured mailbox and waits with IMAP IDLE for
+        Keeps one connection per configured mailbox, and per folder the rules'
+        Sieve script files into, and waits with IMAP IDLE for
         the server to announce new mail, which it then processes exactly as
         `triage run` does (same rules, store and state: nothing is done twice,
         and `run` may still be used beside it). Without IDLE on the server, and for

@@ -9,6 +9,8 @@ import TriageIMAP
 final class MailboxWatch {
     let account: AccountSection
     let mailbox: String
+    /// A folder the account's Sieve script files into, not one of its `mailboxes`.
+    let filed: Bool
     /// The open connection, nil while it is down.
     var connection: MailConnection?
     /// What the account's mailboxes share on this connection (archive folder, digest
@@ -32,9 +34,10 @@ final class MailboxWatch {
     /// connection is up: one line per outage and cause, not one per attempt.
     var reportedFailure: ExitStatus?
 
-    init(account: AccountSection, mailbox: String) {
+    init(account: AccountSection, mailbox: String, filed: Bool = false) {
         self.account = account
         self.mailbox = mailbox
+        self.filed = filed
     }
 
     /// `account/mailbox`, for messages.

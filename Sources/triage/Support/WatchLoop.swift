@@ -20,7 +20,8 @@ final class WatchLoop {
     private let printer: RunPrinter
     private let options: RunOptions
     private let parts: MessageParts
-    private let watches: [MailboxWatch]
+    /// The configured mailboxes, then the Sieve-filed folders found on connecting.
+    private var watches: [MailboxWatch]
     /// Seconds between looks on a connection without IDLE.
     private let pollInterval: Double
     /// Seconds one IDLE may last before it is ended and started again.
@@ -96,17 +97,31 @@ final class WatchLoop {
                                    verbose: verbose, context: context)
             watch.shared = try RunCommand.accountSetup(watch.account, on: connection, setup: setup, options: options,
                                                        context: context)
+            addFiled(watch)
             if watch.reportedFailure != nil {
                 context.err("triage: watch: \(watch.name): connected again; taking what arrived meanwhile\n")
             } else if verbose {
                 let how = watch.idler != nil ? "IDLE" : "a look every \(Int(pollInterval)) s (no IDLE)"
-                context.out("\(watch.name): watching with \(how)\n")
+                let what = watch.filed ? " (a folder the Sieve script files into)" : ""
+                context.out("\(watch.name): watching with \(how)\(what)\n")
             }
             watch.backoff.succeeded()
             watch.reportedFailure = nil
             watch.dirty = true
         } catch {
             lost(watch, error)
+        }
+    }
+
+    /// Adds a watch (its own connection, IDLE where the server has it) for each folder
+    /// a deployed Sieve script files into that is not watched yet, as `run` reads them
+    /// besides `mailboxes`: mail filed at delivery still gets its local actions. Looked
+    /// up on every connection of the account, so a folder made later is found at the
+    /// next reconnection; the new watches connect on the loop's next turn.
+    private func addFiled(_ watch: MailboxWatch) {
+        for folder in watch.shared.filed
+        where !watches.contains(where: { $0.account.name == watch.account.name && $0.mailbox == folder }) {
+            watches.append(MailboxWatch(account: watch.account, mailbox: folder, filed: true))
         }
     }
 
