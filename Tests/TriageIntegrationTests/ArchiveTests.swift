@@ -68,6 +68,36 @@ final class ArchiveTests: XCTestCase {
         XCTAssertEqual(folder.storeLines().filter { $0.contains("\"FYI\"") }.count, 1)
     }
 
+    /// The archive folder is looked up (a LIST) only for a batch that archives: the
+    /// cron run with nothing new, or nothing to archive, sends no LIST.
+    func testARunWithNothingToArchiveSendsNoList() throws {
+        let user = try dovecot.makeUser("archive-no-list")
+        try dovecot.createFolders(user: user, ["Archive"])
+        try configure(user)
+        func run() throws -> (status: Int32, trace: String) {
+            let r = try folder.triage(["run", "--verbose"], environment: ["TRIAGE_TRACE": "1"])
+            return (r.status, r.out + r.err)
+        }
+        func lists(_ trace: String) -> Int {
+            trace.split(separator: "\n").filter { $0.range(of: #"C: \S+ LIST "#, options: .regularExpression) != nil }.count
+        }
+        XCTAssertEqual(try run().status, 0)  // the first run only remembers where INBOX ends
+        try dovecot.seed(user: user, "From: Bob <bob@x.test>\nTo: me@example.test\nSubject: For you\n"
+                         + "Message-ID: <to2@x.test>\n\nAnswer me.\n")
+        let direct = try run()
+        XCTAssertEqual(direct.status, 0, direct.trace)
+        XCTAssertEqual(lists(direct.trace), 0, "a new message that is not archived: \(direct.trace)")
+        let idle = try run()
+        XCTAssertEqual(idle.status, 0, idle.trace)
+        XCTAssertEqual(lists(idle.trace), 0, "nothing new: \(idle.trace)")
+        try dovecot.seed(user: user, "From: Ann <ann@x.test>\nTo: team@x.test\nCc: me@example.test\nSubject: FYI only\n"
+                         + "Message-ID: <cc2@x.test>\n\nFor your information.\n")
+        let archiving = try run()
+        XCTAssertEqual(archiving.status, 0, archiving.trace)
+        XCTAssertEqual(lists(archiving.trace), 1, "looked up once, for the batch that archives: \(archiving.trace)")
+        XCTAssertEqual(dovecot.files(user: user, mailbox: "Archive").count, 1)
+    }
+
     func testTheAccountsArchiveFolderWinsOverSpecialUse() throws {
         let user = try dovecot.makeUser("archive-configured")
         try dovecot.createFolders(user: user, ["Archive", "Done/2026"])

@@ -51,7 +51,9 @@ public struct MailboxRunner {
     public var commands: DigestCommandInbox?
     /// Where `archive` takes a message on this account (`ArchiveTarget`); nil when the
     /// account has no archive folder: such messages stay and are reported in Problems.
-    public var archive: ArchiveTarget?
+    /// Asked only for a batch that archives (finding it may cost the server a LIST),
+    /// so a run with nothing to archive never looks.
+    public var archive: () throws -> ArchiveTarget? = { nil }
 
     /// Creates a runner.
     public init(account: String, mailbox: String, store: Store, options: RunOptions, now: Date,
@@ -103,7 +105,8 @@ public struct MailboxRunner {
             var found = Commands()
             let classified = try fetchAndClassify(batchUIDs, pass: pass, on: connection, outcome: &outcome, commands: &found)
             // Phase 3: plan the records to write and the commands to send.
-            var plan = makePlan(classified)
+            let archives = classified.contains { $0.actions.contains { $0.action == .archive } }
+            var plan = makePlan(classified, archive: archives ? try archive() : nil)
             plan.commands = found
             guard !options.dryRun else { continue }
             // Phase 4: apply: store records, then server actions.
@@ -348,7 +351,7 @@ public struct MailboxRunner {
     }
 
     /// Phase 3: the records and server commands the batch's actions make.
-    private func makePlan(_ classified: [Classified]) -> BatchPlan {
+    private func makePlan(_ classified: [Classified], archive: ArchiveTarget?) -> BatchPlan {
         var plan = BatchPlan(created: Timestamp(now, timeZone: store.timeZone))
         for (uid, message, actions) in classified {
             for planned in actions {

@@ -257,7 +257,7 @@ enum RunCommand: Command {
             runner.parsePrefix = { MessageParser.parse(prefix: $0, keepingHeaders: headerNames) }
         }
         runner.commands = shared.commands
-        runner.archive = shared.archive
+        if let archive = shared.archive { runner.archive = archive.target }
         // TRIAGE_WHOLE_HEADER=1 fetches every header whole (a server whose
         // HEADER.FIELDS misbehaves; the tests compare both ways).
         if context.environment["TRIAGE_WHOLE_HEADER"] != "1" {
@@ -274,7 +274,7 @@ enum RunCommand: Command {
     /// message, the digest's command messages, and the folders a deployed Sieve
     /// script files into (their mail still needs its local actions).
     struct AccountShared {
-        var archive: ArchiveTarget?
+        var archive: ArchiveFolder.Lookup?
         var commands: DigestCommandInbox?
         var filed: [String]
     }
@@ -284,9 +284,8 @@ enum RunCommand: Command {
     static func accountSetup(_ account: AccountSection, on connection: MailConnection, setup: RunSetup,
                              options: RunOptions, context: Context,
                              known: (String) -> Bool = { _ in false }) throws -> AccountShared {
-        let archive = ArchiveFolder.used(by: setup.rules)
-            ? try ArchiveFolder.target(for: account, on: connection, create: !options.dryRun) : nil
-        if options.dryRun, archive == nil, ArchiveFolder.used(by: setup.rules) {
+        let archive = ArchiveFolder.Lookup { try ArchiveFolder.target(for: account, on: connection, create: !options.dryRun) }
+        if options.dryRun, ArchiveFolder.used(by: setup.rules), try archive.target() == nil {
             // As for a missing move target: say so rather than print "would archive".
             context.err("triage: account \(account.name): \(ArchiveFolder.missingLine(account: account, server: connection.serverName))\n")
         }

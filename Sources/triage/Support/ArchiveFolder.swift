@@ -28,6 +28,22 @@ enum ArchiveFolder {
         return .folder(maildirDefault)
     }
 
+    /// `target(for:on:create:)` asked once, when first needed: a run that archives
+    /// nothing sends no LIST for it.
+    final class Lookup {
+        private let find: () throws -> ArchiveTarget?
+        private var found: ArchiveTarget??
+
+        init(_ find: @escaping () throws -> ArchiveTarget?) { self.find = find }
+
+        func target() throws -> ArchiveTarget? {
+            if let found { return found }
+            let target = try find()
+            found = .some(target)
+            return target
+        }
+    }
+
     /// What `check --connect` says of an IMAP account whose rules archive but that has
     /// no archive folder.
     static func missingLine(account: AccountSection, server: String) -> String {
