@@ -4,6 +4,9 @@ import CEtPan
 /// Swift cannot call). Shared by the libetpan adapters (TriageMIME, TriageIMAP).
 package enum CList {
     /// Calls `body` with each cell's data pointer, in order.
+    /// (Inlinable, like `items`: called per message and per field from the other
+    /// adapter modules, where an unspecialized generic looks up type metadata each call.)
+    @inlinable
     package static func forEach(_ list: UnsafeMutablePointer<clist>?, _ body: (UnsafeMutableRawPointer) throws -> Void) rethrows {
         var cell = list?.pointee.first
         while let current = cell {
@@ -13,6 +16,7 @@ package enum CList {
     }
 
     /// The `data` pointers of every cell, typed as `T`.
+    @inlinable
     package static func items<T>(_ list: UnsafeMutablePointer<clist>?, as type: T.Type) -> [UnsafeMutablePointer<T>] {
         var result: [UnsafeMutablePointer<T>] = []
         forEach(list) { result.append($0.assumingMemoryBound(to: T.self)) }

@@ -56,13 +56,24 @@ enum CharsetDecoder {
 
     /// UTF-8 when the bytes are valid UTF-8, else windows-1252.
     static func decodeUnlabelled(_ bytes: [UInt8]) -> String {
+        // ASCII (most header values) is valid UTF-8: skip the generic validation.
+        if isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         return decodeWindows1252(bytes)
     }
 
     /// Whether `bytes` are valid UTF-8 (ASCII included).
     static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
-        String(validating: bytes, as: UTF8.self) != nil
+        isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil
+    }
+
+    /// Whether every byte is below 0x80.
+    private static func isASCII(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var any: UInt8 = 0
+            for byte in buffer { any |= byte }
+            return any < 0x80
+        }
     }
 
     /// windows-1252, with its five undefined bytes kept as the C1 code points

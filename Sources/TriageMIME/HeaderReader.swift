@@ -19,12 +19,16 @@ struct HeaderReader {
     private var seen: UInt32 = 0
 
     /// Reads `fields` into `message`; the fields named in `keeping` (lower-case) are
-    /// also copied whole, decoded, into `message.headers`.
-    static func read(_ fields: UnsafeMutablePointer<mailimf_fields>, keeping: [String] = [], into message: inout Message) {
+    /// also copied whole, decoded, into `message.headers`. Returns whether a field's
+    /// name starts with `Content-` (those shape the MIME structure).
+    @discardableResult
+    static func read(_ fields: UnsafeMutablePointer<mailimf_fields>, keeping: [String] = [], into message: inout Message) -> Bool {
         var reader = HeaderReader()
+        var content = false
         for field in CList.items(fields.pointee.fld_list, as: mailimf_field.self)
         where field.pointee.fld_type == Int32(MAILIMF_FIELD_OPTIONAL_FIELD) {
             guard let optional = field.pointee.fld_data.fld_optional_field else { continue }
+            if !content, let raw = optional.pointee.fld_name { content = strncasecmp(raw, "content-", 8) == 0 }
             if !keeping.isEmpty, let raw = optional.pointee.fld_name {
                 let name = String(cString: raw)
                 if keeping.contains(name.lowercased()) {
@@ -35,6 +39,7 @@ struct HeaderReader {
             guard let name = knownName(optional.pointee.fld_name) else { continue }
             reader.read(name: name, value: CString.bytes(optional.pointee.fld_value), into: &message)
         }
+        return content
     }
 
     private mutating func first(_ name: String) -> Bool {
@@ -106,7 +111,9 @@ struct HeaderReader {
 
     /// The Date header through `mailimf_date_time_parse`; nil when unreadable.
     private static func date(_ raw: [UInt8]) -> MessageDate? {
-        for candidate in [raw, HeaderComments.strip(raw)] {
+        // The value without comments only when the value as written does not parse.
+        for attempt in 0..<2 {
+            let candidate = attempt == 0 ? raw : HeaderComments.strip(raw)
             var index = 0
             var dateTime: UnsafeMutablePointer<mailimf_date_time>?
             let status = candidate.withUnsafeBufferPointer { buffer in

@@ -95,25 +95,36 @@ public enum MessageParser {
                               into message: inout Message) -> Bool {
         guard let base = buffer.baseAddress else { return !prefix }
         let start = continuationLinesEnd(buffer, from: mboxSeparatorEnd(buffer))
-        let headerEnd = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+        let (headerEnd, shapesMIME) = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
             readHeader(chars, count: buffer.count, from: start, keeping: keeping, into: &message)
         }
         message.headerHash = SHA256.hex(bytes: SHA256.hash(buffer: UnsafeRawBufferPointer(
             UnsafeBufferPointer(rebasing: original[start..<headerEnd]))))
         guard body else { return !prefix }
+        // A header block and nothing after it (an IMAP header fetch, the common case of a
+        // run): without Content-* fields its MIME structure is one empty text/plain part,
+        // which has no attachment and no text. The MIME parse would read the header a
+        // second time to say so.
+        if !prefix, !shapesMIME, isBlank(UnsafeBufferPointer(rebasing: buffer[headerEnd...])) { return true }
         return readBody(UnsafeBufferPointer(rebasing: buffer[start...]), wholeText: wholeText, prefix: prefix, into: &message)
     }
 
-    /// Parses the header fields starting at `start`; returns where the header block ends.
+    /// Parses the header fields starting at `start`; returns where the header block ends,
+    /// and whether a Content-* field is among them (see `HeaderReader.read`).
     private static func readHeader(_ chars: UnsafePointer<CChar>, count: Int, from start: Int,
-                                   keeping: [String], into message: inout Message) -> Int {
+                                   keeping: [String], into message: inout Message) -> (end: Int, shapesMIME: Bool) {
         var index = start
         var fields: UnsafeMutablePointer<mailimf_fields>?
         let status = mailimf_optional_fields_parse(chars, count, &index, &fields)
-        guard status == Int32(MAILIMF_NO_ERROR), let fields else { return start }
+        guard status == Int32(MAILIMF_NO_ERROR), let fields else { return (start, true) }
         defer { mailimf_fields_free(fields) }
-        HeaderReader.read(fields, keeping: keeping, into: &message)
-        return max(start, min(index, count))
+        let shapesMIME = HeaderReader.read(fields, keeping: keeping, into: &message)
+        return (max(start, min(index, count)), shapesMIME)
+    }
+
+    /// Whether `bytes` is at most the blank line that ends a header block.
+    private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 == 0x0D || $0 == 0x0A } && bytes.count <= 2
     }
 
     /// Parses the MIME structure for attachment names and the snippet.

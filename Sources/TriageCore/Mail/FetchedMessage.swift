@@ -36,7 +36,8 @@ public struct FetchedMessage: Hashable, Sendable {
     }
 
     /// Header and body prefix joined: what the message parser reads.
-    public var bytes: [UInt8] { header + bodyPrefix }
+    /// (A header-only fetch shares the header's storage: no copy.)
+    public var bytes: [UInt8] { bodyPrefix.isEmpty ? header : header + bodyPrefix }
 
     /// Whether `bodyPrefix` is the whole body (the message was short enough).
     public var isComplete: Bool { header.count + bodyPrefix.count >= size }

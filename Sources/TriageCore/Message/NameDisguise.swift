@@ -174,7 +174,12 @@ public enum NameDisguise {
     }
 
     private static func isSeparator(_ s: Unicode.Scalar) -> Bool {
-        if s.properties.isWhitespace { return true }
+        // ASCII's White_Space characters are TAB...CR and space: no Unicode table lookup for them.
+        if s.value < 0x80 {
+            if s.value == 0x20 || (0x09...0x0D).contains(s.value) { return true }
+        } else if s.properties.isWhitespace {
+            return true
+        }
         switch s {
         case "\"", "(", ")", "<", ">", "[", "]", "{", "}", ",", ";", ":", "/", "\\", "|": return true
         default: return false

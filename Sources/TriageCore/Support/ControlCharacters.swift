@@ -23,7 +23,7 @@ public enum ControlCharacters {
     public static func replaced(in text: String, keepingLineBreaks: Bool = false) -> String {
         // Fast path on the UTF-8 bytes: C0 and DEL are single bytes, C1 characters
         // start with 0xC2 (as do U+00A0–U+00BF, which the slow path keeps).
-        let needsWork = text.utf8.contains { byte in
+        func isSuspect(_ byte: UInt8) -> Bool {
             switch byte {
             case 0x09: return false
             case 0x0A: return !keepingLineBreaks
@@ -31,6 +31,10 @@ public enum ControlCharacters {
             default: return false
             }
         }
+        // On the contiguous bytes of a native string when it has them (every header
+        // value goes through here: the UTF-8 view's iterator costs several times more).
+        let needsWork = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: isSuspect) }
+            ?? text.utf8.contains(where: isSuspect)
         guard needsWork else { return text }
         let scalars = Array(text.unicodeScalars)
         var out = String.UnicodeScalarView()
