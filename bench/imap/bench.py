@@ -185,7 +185,9 @@ def main():
     ap.add_argument("--work", default="/tmp/triage-bench")
     ap.add_argument("--triage", required=True)
     ap.add_argument("--rawfetch", required=True)
-    ap.add_argument("--baseline", help="another triage binary (e.g. main's) measured side by side as triage-base")
+    ap.add_argument("--baseline", action="append", default=[],
+                    help="another triage binary (e.g. main's) measured side by side as triage-base; "
+                         "repeat for more (the second is triage-base2, and so on)")
     ap.add_argument("--json")
     ap.add_argument("--only", help="comma-separated case names to run")
     args = ap.parse_args()
@@ -252,13 +254,14 @@ def main():
             "cold": [args.triage, "run", "--all", "--config", conf],
             "noop": [args.triage, "run", "--config", conf],
         }
-    if args.baseline:
+    for number, baseline in enumerate(args.baseline, start=1):
+        base = "triage-base" + ("" if number == 1 else str(number))
         for name in ("triage", "triage-store"):
-            conf, store = triage_conf(rules_dirs[name], name + "-base")
-            tools[name.replace("triage", "triage-base")] = {
+            conf, store = triage_conf(rules_dirs[name], name.replace("triage", base))
+            tools[name.replace("triage", base)] = {
                 "reset": lambda store=store: shutil.rmtree(store, ignore_errors=True),
-                "cold": [args.baseline, "run", "--all", "--config", conf],
-                "noop": [args.baseline, "run", "--config", conf],
+                "cold": [baseline, "run", "--all", "--config", conf],
+                "noop": [baseline, "run", "--config", conf],
             }
     imaplib_argv = ["/usr/bin/python3", os.path.join(HERE, "tools", "imaplib_triage.py"), "127.0.0.1",
                     str(server.imaps), server.ca, "me@example.test", "test-password"]

@@ -97,8 +97,5 @@ public struct SHA256 {
 }
 
 private extension UInt32 {
-    // Masking shifts: `n` is always 1...31, so the checks of `>>`/`<<` for shifts past
-    // the width are not needed (they cost a compare and a select per rotation).
-    @inline(__always)
-    func rotr(_ n: UInt32) -> UInt32 { (self &>> n) | (self &<< (32 &- n)) }
+    func rotr(_ n: UInt32) -> UInt32 { (self >> n) | (self << (32 - n)) }
 }
