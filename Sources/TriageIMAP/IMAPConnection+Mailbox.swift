@@ -122,8 +122,17 @@ extension IMAPConnection {
         try fetch(uids, parts: .all, headerFields: nil, textBytes: min(textPrefix, settings.bodyPrefixBytes))
     }
 
-    /// `fetch(_:parts:headerFields:)` with at most `textBytes` of each text.
-    private func fetch(_ uids: [UInt32], parts: MessageParts, headerFields: [String]?, textBytes: Int) throws -> [FetchedMessage] {
+    public func fetch(_ uids: [UInt32], textPrefix: Int, headerFields: [String]) throws -> [FetchedMessage]? {
+        // Capped like every text (bounded memory); the longer fetch is capped the same way.
+        try fetch(uids, parts: .text, headerFields: headerFields, textBytes: min(textPrefix, settings.bodyPrefixBytes),
+                  fieldsWithText: true)
+    }
+
+    /// `fetch(_:parts:headerFields:)` with at most `textBytes` of each text. The named
+    /// fields replace the whole header only without the text, unless `fieldsWithText`
+    /// (the caller brings the Content-* fields the text's MIME parse needs).
+    private func fetch(_ uids: [UInt32], parts: MessageParts, headerFields: [String]?, textBytes: Int,
+                       fieldsWithText: Bool = false) throws -> [FetchedMessage] {
         guard !uids.isEmpty else { return [] }
         _ = try liveSession()
         // One command, all with PEEK so nothing becomes \Seen:
@@ -137,7 +146,7 @@ extension IMAPConnection {
             attributes.append(mailimap_fetch_att_new_bodystructure())
         }
         // The text's MIME parse needs the Content-* fields: the whole header then.
-        if let headerFields, !headerFields.isEmpty, !parts.contains(.text) {
+        if let headerFields, !headerFields.isEmpty, !parts.contains(.text) || fieldsWithText {
             // HEADER.FIELDS of the fields the rules read: a tenth of the bytes, and of the parse.
             let names = clist_new()
             for name in headerFields { clist_insert_after(names, names?.pointee.last, strdup(name)) }

@@ -38,6 +38,13 @@ final class SnippetPrefixRunTests: XCTestCase {
         all.append(long("late", "Content-Type: multipart/mixed; boundary=\"b\"",
                         "--b\nContent-Type: text/html\n\n<p>" + prose + "</p>\n--b\nContent-Type: text/plain; charset=utf-8\n\nThe plain one.\n--b--\n"))
         all.append(long("unlabelled", "Content-Type: text/plain", prose))
+        // A list message (the summary's `list` comes from the snippet fetch's fields),
+        // and one without a Message-ID (its identity needs the whole header).
+        all.append(long("listed", "List-Id: Dev list <dev.lists.example.test>\nContent-Type: text/plain; charset=utf-8",
+                        prose))
+        all.append(Array(("From: b@example.test\nTo: me@example.test\nSubject: long without id\n"
+                          + "List-Id: <ops.lists.example.test>\nDate: Mon, 30 Nov 2026 08:00:00 +0000\n"
+                          + "Content-Type: text/plain; charset=utf-8\n\n" + prose).utf8))
         return all
     }
 
@@ -51,7 +58,10 @@ final class SnippetPrefixRunTests: XCTestCase {
             defer { folder.remove() }
             try folder.writeConfig(url: "imaps://localhost:\(server.imapsPort)", user: name, caFile: server.caFile)
             var environment = ["TRIAGE_TRACE": "1"]
-            if whole { environment["TRIAGE_WHOLE_SNIPPET"] = "1" }
+            if whole {
+                environment["TRIAGE_WHOLE_SNIPPET"] = "1"
+                environment["TRIAGE_WHOLE_HEADER"] = "1"
+            }
             let run = try folder.triage(["run", "--all", "--verbose", "--now", "2026-11-30T09:00:00Z"], environment: environment)
             XCTAssertEqual(run.status, 0, run.err)
             return (folder.storeLines().sorted(), run.out + run.err)
@@ -61,6 +71,16 @@ final class SnippetPrefixRunTests: XCTestCase {
         XCTAssertEqual(prefix.store, whole.store)
         XCTAssertGreaterThanOrEqual(whole.store.count, seeded.count - 2, "a record for (nearly) every message")
         XCTAssertTrue(prefix.trace.contains("BODY.PEEK[TEXT]<0.2048>"), prefix.trace)
+        // Messages classified from named fields get only the fields the snippet and the
+        // summary add (no whole header, no BODYSTRUCTURE) with their prefix; the one
+        // without a Message-ID alone gets its whole header.
+        XCTAssertTrue(prefix.trace.contains("BODY.PEEK[HEADER.FIELDS (CONTENT-DISPOSITION CONTENT-TRANSFER-ENCODING "
+                                            + "CONTENT-TYPE LIST-ID MIME-VERSION)] BODY.PEEK[TEXT]<0.2048>"), prefix.trace)
+        let wholeHeaderPrefix = prefix.trace.components(separatedBy: "\n")
+            .filter { $0.contains("BODY.PEEK[HEADER] BODY.PEEK[TEXT]<0.2048>") }
+        XCTAssertEqual(wholeHeaderPrefix.count, 1, wholeHeaderPrefix.joined(separator: "\n"))
+        XCTAssertTrue(whole.store.contains { $0.contains("dev.lists.example.test") }, "\(whole.store)")
+        XCTAssertTrue(whole.store.contains { $0.contains("long without id") }, "\(whole.store)")
         // The unsettled ones (HTML, the late text/plain, unlabelled 8-bit) are fetched whole after.
         XCTAssertTrue(prefix.trace.contains("BODY.PEEK[TEXT]<0.32768>"), prefix.trace)
         XCTAssertFalse(whole.trace.contains("<0.2048>"), whole.trace)

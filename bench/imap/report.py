@@ -90,6 +90,8 @@ def tables(result):
         lines.append("Store durability (`triage-store`: the cc rule also adds `digest \"FYI\"`, the receipts rule `queue rec`): %d records in %d batches "
                      "cost %d fsync and syncfs calls (%.1f per batch, %.2f per record)." % (
                          f["records"], f["batches"], f["calls"], f["calls"] / max(1, f["batches"]), f["calls"] / max(1, f["records"])))
+    if "store_reset" in result:
+        lines.append("Each cold triage run started with no store (the previous one %s)." % result["store_reset"])
     lines.append("")
     return lines, limit, poll
 

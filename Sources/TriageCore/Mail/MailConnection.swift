@@ -36,6 +36,14 @@ public protocol MailConnection: AnyObject {
     /// connection cannot fetch less (the default: a Maildir reads the file anyway).
     func fetch(_ uids: [UInt32], textPrefix: Int) throws -> [FetchedMessage]?
 
+    /// Like `fetch(_:textPrefix:)`, but with only the named header fields (upper-case)
+    /// in `FetchedMessage.header` (IMAP `HEADER.FIELDS`) and no MIME structure: what a
+    /// record's snippet needs of a message already classified from its header. At most
+    /// `textPrefix` bytes of text (a shorter text is the whole text, as far as any
+    /// fetch of this connection brings it). Nil when the connection cannot fetch less
+    /// (the default).
+    func fetch(_ uids: [UInt32], textPrefix: Int, headerFields: [String]) throws -> [FetchedMessage]?
+
     /// Adds or removes system flags and labels on the given UIDs, one command per
     /// kind of change. Idempotent: adding a flag twice changes nothing.
     func store(_ change: FlagChange, uids: [UInt32]) throws
@@ -89,6 +97,11 @@ extension MailConnection {
 
     /// No shorter text: for connections where it saves nothing.
     public func fetch(_ uids: [UInt32], textPrefix: Int) throws -> [FetchedMessage]? {
+        nil
+    }
+
+    /// No fewer fields: for connections where it saves nothing.
+    public func fetch(_ uids: [UInt32], textPrefix: Int, headerFields: [String]) throws -> [FetchedMessage]? {
         nil
     }
 }

@@ -6,8 +6,9 @@ extension CompiledRules {
     /// Subject and Date (the run's report, action templates such as `{subject}`, the
     /// summary of those entries, and date terms). Fixed, so identity never changes
     /// with the rules. Messages whose actions write records (queue, remind, digest,
-    /// webhook) and messages without a Message-ID (identity is then the hash of the
-    /// whole header) are fetched again whole before anything is written.
+    /// webhook) get their text and the fields it needs (`MailboxRunner.snippetHeaderFields`)
+    /// before anything is written; messages without a Message-ID (identity is then the
+    /// hash of the whole header) are fetched again whole.
     public static let fixedHeaderFields = ["MESSAGE-ID", "FROM", "SUBJECT", "DATE"]
 
     /// The header fields the rules read plus `fixedHeaderFields`, upper-case, sorted;

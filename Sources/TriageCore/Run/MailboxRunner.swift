@@ -33,9 +33,11 @@ public struct MailboxRunner {
     public var parts: MessageParts = .all
     /// The header fields fetched instead of the whole header (upper-case,
     /// `CompiledRules.neededHeaderFields`), or nil for the whole header. Ignored
-    /// when `parts` has the text. Messages whose actions write records, and those
-    /// without a Message-ID that have actions, are fetched again whole, so what
-    /// is stored and every record's identity are what a whole-header run makes.
+    /// when `parts` has the text. Messages whose actions write records get their
+    /// text and the few fields its decoding and the summary add
+    /// (`snippetHeaderFields`); those without a Message-ID that have actions are
+    /// fetched again whole. What is stored and every record's identity are what a
+    /// whole-header run makes.
     public var headerFields: [String]?
     /// Called after each step that changes something (store write, server command,
     /// state save) with its name; the crash tests kill the process here.
@@ -273,14 +275,28 @@ public struct MailboxRunner {
     /// into `classified`; returns the others, which need the usual text.
     private func fetchSettledSnippets(_ uids: [UInt32], into classified: inout [Classified], at position: [UInt32: Int],
                                       on connection: MailConnection) throws -> [UInt32] {
-        guard let parsePrefix, !uids.isEmpty else { return uids }
+        guard parsePrefix != nil, !uids.isEmpty else { return uids }
+        var uids = uids
         var unsettled: [UInt32] = []
+        if headerFields != nil, !parts.contains(.text) {
+            // Classified from the named fields, Message-ID among them: the record needs
+            // only the text and the few fields its decoding and summary read beyond those.
+            // Without a Message-ID the identity is the whole header's hash: fetched whole below.
+            let named = uids.filter { position[$0].map { classified[$0].message.messageID != nil } ?? false }
+            if !named.isEmpty, let left = try fetchSnippetTexts(named, into: &classified, at: position, on: connection) {
+                unsettled = left
+                let done = Set(named)
+                uids = uids.filter { !done.contains($0) }
+            }
+        }
+        guard let parsePrefix, !uids.isEmpty else { return unsettled + uids }
+        let named = unsettled
         let size = max(1, options.fetchSize)
         var start = 0
         while start < uids.count {
             let chunk = Array(uids[start..<min(start + size, uids.count)])
             start += chunk.count
-            guard let fetched = try connection.fetch(chunk, textPrefix: snippetPrefixBytes) else { return uids }
+            guard let fetched = try connection.fetch(chunk, textPrefix: snippetPrefixBytes) else { return named + uids }
             var got = Set<UInt32>()
             for item in fetched {
                 guard let i = position[item.uid] else { continue }
@@ -298,6 +314,58 @@ public struct MailboxRunner {
             unsettled += chunk.filter { !got.contains($0) }
         }
         return unsettled
+    }
+
+    /// The header fields a record's snippet and summary read that a narrowed fetch may
+    /// have left out: the MIME fields the text's decoding reads, and List-Id (the
+    /// summary's `list`). From, Subject, Date and Message-ID are always in the first fetch.
+    public static let snippetHeaderFields = ["CONTENT-DISPOSITION", "CONTENT-TRANSFER-ENCODING", "CONTENT-TYPE",
+                                             "LIST-ID", "MIME-VERSION"]
+
+    /// For messages classified from named fields: fetches `snippetHeaderFields` and a
+    /// `snippetPrefixBytes` text prefix, and sets the snippet and list of each message
+    /// it settles, keeping the rest of what classified it (the same summary a
+    /// whole-header fetch gives: those fields parse the same either way). Returns the
+    /// unsettled ones, or nil when the connection cannot fetch named fields with a text.
+    private func fetchSnippetTexts(_ uids: [UInt32], into classified: inout [Classified], at position: [UInt32: Int],
+                                   on connection: MailConnection) throws -> [UInt32]? {
+        guard let parsePrefix else { return uids }
+        var unsettled: [UInt32] = []
+        let size = max(1, options.fetchSize)
+        var start = 0
+        while start < uids.count {
+            let chunk = Array(uids[start..<min(start + size, uids.count)])
+            guard let fetched = try connection.fetch(chunk, textPrefix: snippetPrefixBytes, headerFields: Self.snippetHeaderFields)
+            else { return start == 0 ? nil : unsettled + uids[start...] }
+            start += chunk.count
+            var got = Set<UInt32>()
+            for item in fetched {
+                guard let i = position[item.uid] else { continue }
+                got.insert(item.uid)
+                let bytes = Self.headerBlock(item.header) + item.bodyPrefix
+                // A text shorter than the prefix is the whole text: parsed as usual.
+                let whole = item.bodyPrefix.count < snippetPrefixBytes
+                guard let parsed = whole ? parse(bytes) : parsePrefix(bytes) else {
+                    unsettled.append(item.uid)
+                    continue
+                }
+                classified[i].message.snippet = parsed.snippet
+                classified[i].message.listID = parsed.listID
+            }
+            // Gone meanwhile: left to the usual fetch, which says what it finds.
+            unsettled += chunk.filter { !got.contains($0) }
+        }
+        return unsettled
+    }
+
+    /// `header` ending in the blank line that ends a header block (a server may send
+    /// an empty `HEADER.FIELDS` answer without it), so the text is never read as fields.
+    static func headerBlock(_ header: [UInt8]) -> [UInt8] {
+        if header.isEmpty { return [13, 10] }
+        if header.last != 10 { return header + [13, 10, 13, 10] }
+        let beforeEnd = header.dropLast().last == 13 ? header.count - 2 : header.count - 1
+        if beforeEnd == 0 || header[beforeEnd - 1] == 10 { return header }
+        return header + [13, 10]
     }
 
     /// The verdict on each command message: obeyed ones change the store now (not in

@@ -191,10 +191,10 @@ extension Store {
             for file in staged { file.discard() }
             throw error
         }
-        if !staged.isEmpty {
+        if !staged.isEmpty, let checkpoint {
             var folders: [String] = []
             for file in staged where !folders.contains(Store.kindName(file.path)) { folders.append(Store.kindName(file.path)) }
-            checkpoint?("store staged " + folders.joined(separator: ", "))
+            checkpoint("store staged " + folders.joined(separator: ", "))
         }
         for file in staged {
             try file.rename()

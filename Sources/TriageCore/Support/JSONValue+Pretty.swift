@@ -3,8 +3,10 @@ extension JSONValue {
     /// files people read, such as store records.
     public var prettySerialized: String {
         var out = ""
+        out.reserveCapacity(1024)  // a store record: one allocation, not a dozen
         writePretty(to: &out, indent: "")
-        return out + "\n"
+        out += "\n"
+        return out
     }
 
     private func writePretty(to out: inout String, indent: String) {
@@ -13,7 +15,9 @@ extension JSONValue {
         case .object(let pairs) where !pairs.isEmpty:
             out += "{\n"
             for (i, (key, value)) in pairs.enumerated() {
-                out += inner + JSONValue.string(key).serialized + ": "
+                out += inner
+                JSONValue.writeString(key, to: &out)
+                out += ": "
                 value.writePretty(to: &out, indent: inner)
                 out += i < pairs.count - 1 ? ",\n" : "\n"
             }
@@ -27,7 +31,7 @@ extension JSONValue {
             }
             out += indent + "]"
         default:
-            out += serialized
+            write(to: &out)
         }
     }
 }

@@ -19,7 +19,7 @@ public indirect enum JSONValue: Equatable, Sendable {
         return out
     }
 
-    private func write(to out: inout String) {
+    func write(to out: inout String) {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
@@ -46,8 +46,14 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
-    private static func writeString(_ s: String, to out: inout String) {
+    static func writeString(_ s: String, to out: inout String) {
         out += "\""
+        // Most strings (ids, names, ASCII snippets) need no escape: appended whole.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -24,4 +24,19 @@ final class JSONValuePrettyTests: XCTestCase {
 
             """)
     }
+
+    /// Strings with nothing to escape are appended whole (a shortcut for the store's
+    /// records): each byte at the shortcut's edges still gets its escape, in keys too.
+    func testEveryByteAtTheEdgesOfPlainASCIIIsEscapedAsBefore() {
+        let cases: [(String, String)] = [
+            ("plain ~ text", "\"plain ~ text\""), (" ", "\" \""), ("a\u{1F}b", "\"a\\u001fb\""),
+            ("a\u{7F}b", "\"a\\u007fb\""), ("a\"b", "\"a\\\"b\""), ("a\\b", "\"a\\\\b\""),
+            ("a\tb", "\"a\\tb\""), ("café", "\"café\""), ("a\u{85}b", "\"a\\u0085b\""),
+            ("a\u{2028}b", "\"a\\u2028b\""), ("", "\"\""),
+        ]
+        for (text, json) in cases {
+            XCTAssertEqual(JSONValue.string(text).serialized, json)
+            XCTAssertEqual(JSONValue.object([(text, .string(text))]).prettySerialized, "{\n  \(json): \(json)\n}\n")
+        }
+    }
 }
