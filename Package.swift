@@ -27,8 +27,9 @@ let package = Package(
                        providers: [.apt(["libgnutls28-dev"])]),
         .systemLibrary(name: "CInih", pkgConfig: "inih",
                        providers: [.apt(["libinih-dev"])]),
-        .systemLibrary(name: "CICal", pkgConfig: "libical",
-                       providers: [.apt(["libical-dev"])]),
+        // libical alone (the module map's `link "ical"`): pkg-config's flags also link
+        // libicalss and libicalvcal, which triage never calls and every start would map.
+        .systemLibrary(name: "CICal", providers: [.apt(["libical-dev"])]),
         // libxml2: WebDAV multistatus answers of CalDAV servers.
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
