@@ -51,6 +51,12 @@ public struct CertificatePolicy: Sendable, Hashable {
     @discardableResult
     public func check(chain: [[UInt8]], host: String) throws(CertificateRefusal) -> Anchors {
         guard !chain.isEmpty else { throw CertificateRefusal(.untrusted, "the server presented no certificate") }
+        // The ca_file is read before the chain, as always: an unreadable one is a
+        // configuration error whatever the server sent.
+        let caFileOnly = caFile == nil ? nil : try Self.trustList()
+        defer { if let caFileOnly { gnutls_x509_trust_list_deinit(caFileOnly, 1) } }
+        if let caFileOnly { _ = try addCAFile(to: caFileOnly) }
+
         var certificates: [gnutls_x509_crt_t?] = []
         defer { for certificate in certificates { gnutls_x509_crt_deinit(certificate) } }
         for der in chain {
@@ -69,11 +75,8 @@ public struct CertificatePolicy: Sendable, Hashable {
             }
         }
 
-        if caFile != nil {
-            let list = try Self.trustList()
-            defer { gnutls_x509_trust_list_deinit(list, 1) }
-            _ = try addCAFile(to: list)
-            let (result, status) = Self.verify(&certificates, against: list, host: host)
+        if let caFileOnly {
+            let (result, status) = Self.verify(&certificates, against: caFileOnly, host: host)
             if result == GNUTLS_E_SUCCESS && status == 0 { return .caFile }
         }
 
