@@ -20,18 +20,21 @@ let package = Package(
         // System libraries from Debian packages.
         .systemLibrary(name: "CEtPan", pkgConfig: "libetpan",
                        providers: [.apt(["libetpan-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-gnutls-dev"])]),
+        // Headers only: libcurl itself is opened on first use (CShims/CurlLibrary.c),
+        // so a run that sends nothing never loads it; no pkg-config, whose flags would link it.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-gnutls-dev"])]),
         .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls",
                        providers: [.apt(["libgnutls28-dev"])]),
         .systemLibrary(name: "CInih", pkgConfig: "inih",
                        providers: [.apt(["libinih-dev"])]),
-        .systemLibrary(name: "CICal", pkgConfig: "libical",
-                       providers: [.apt(["libical-dev"])]),
+        // libical alone (the module map's `link "ical"`): pkg-config's flags also link
+        // libicalss and libicalvcal, which triage never calls and every start would map.
+        .systemLibrary(name: "CICal", providers: [.apt(["libical-dev"])]),
         // libxml2: WebDAV multistatus answers of CalDAV servers.
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
-        // Typed wrappers for variadic C functions (curl_easy_setopt), and GnuTLSQuiet.c.
+        // Typed wrappers for variadic C functions (curl_easy_setopt), GnuTLSQuiet.c, and
+        // CurlLibrary.c, the libcurl functions triage calls, opening libcurl on first use.
         .target(name: "CShims", dependencies: ["CCurl"]),
         // The signal handler that takes a secret command's process group down with
         // triage (async-signal-safe, so in C).

@@ -179,8 +179,10 @@ extension IMAPConnection {
         guard let stream = session?.pointee.imap_stream else {
             throw MailError(.tls, server: serverName, "no certificate chain after the TLS handshake")
         }
-        try StreamCertificate.verify(stream, caFile: settings.caFile, host: settings.url.host, server: serverName)
-        tracer?.note("certificate verified for \(settings.url.host)")
+        let anchors = try StreamCertificate.verify(stream, caFile: settings.caFile, host: settings.url.host, server: serverName)
+        // Which anchors verified it: with ca_file alone the system store was not read.
+        tracer?.note("certificate verified for \(settings.url.host) against "
+            + (anchors == .caFile ? "ca_file alone" : settings.caFile == nil ? "the system trust store" : "the system trust store and ca_file"))
     }
 
     // MARK: - Logging in

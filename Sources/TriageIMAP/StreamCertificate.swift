@@ -6,8 +6,10 @@ import TriageTLS
 /// policy (`CertificatePolicy`): for IMAP and ManageSieve alike.
 enum StreamCertificate {
     /// Throws `MailError` (`.tls`, or `.configuration` for an unreadable `ca_file`)
-    /// unless the peer's chain is valid for `host`.
-    static func verify(_ stream: UnsafeMutablePointer<mailstream>, caFile: String?, host: String, server: String) throws {
+    /// unless the peer's chain is valid for `host`; returns the anchors that settled it.
+    @discardableResult
+    static func verify(_ stream: UnsafeMutablePointer<mailstream>, caFile: String?, host: String,
+                       server: String) throws -> CertificatePolicy.Anchors {
         guard let chain = mailstream_low_get_certificate_chain(mailstream_get_low(stream)) else {
             throw MailError(.tls, server: server, "no certificate chain after the TLS handshake")
         }
@@ -20,7 +22,7 @@ enum StreamCertificate {
             certificates.append(Array(UnsafeRawBufferPointer(start: bytes, count: string.pointee.len)))
         }
         do {
-            try CertificatePolicy(caFile: caFile).check(chain: certificates, host: host)
+            return try CertificatePolicy(caFile: caFile).check(chain: certificates, host: host)
         } catch {
             throw MailError(error.kind == .configuration ? .configuration : .tls, server: server, error.reason)
         }
