@@ -64,7 +64,7 @@ let package = Package(
 
         // The command-line tool.
         .executableTarget(name: "triage", dependencies: [
-            "CChildGroup", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",
+            "CChildGroup", "CShims", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",
             "TriageCalDAV",
         ]),
 

@@ -1,8 +1,11 @@
+import CShims
 import Foundation
 import TriageCore
 
 // The only place that exits. Commands return an ExitStatus or throw a TriageError.
 
+// Before any thread: the run's fetch thread shares the main malloc arena (CShims.h says why).
+triage_single_malloc_arena()
 let context = Context(environment: ProcessInfo.processInfo.environment, now: Date())
 do {
     switch try CommandTable.request(Array(CommandLine.arguments.dropFirst())) {

@@ -212,13 +212,15 @@ public struct MailboxRunner {
             : headerFields.map { inbox == nil ? $0 : Array(Set($0).union(DigestCommandReader.headerFields)).sorted() }
         var needHeader: [UInt32] = []
         // Fetched in chunks: only the parsed messages of the batch stay, not every
-        // chunk's raw answer.
-        var chunkStart = 0
-        while chunkStart < batchUIDs.count {
-            let chunk = Array(batchUIDs[chunkStart..<min(chunkStart + max(1, options.fetchSize), batchUIDs.count)])
-            chunkStart += chunk.count
-            let fetched = try connection.fetch(chunk, parts: parts, headerFields: narrowed)
+        // chunk's raw answer. The next chunk's FETCH runs on a second thread while
+        // this one is parsed and classified (nothing here touches the connection).
+        let chunks = ChunkFetches(batchUIDs, size: options.fetchSize) {
+            try connection.fetch($0, parts: parts, headerFields: narrowed)
+        }
+        defer { chunks.finish() }
+        while let fetched = try chunks.next() {
             checkpoint("fetch")
+            chunks.prefetch()
             for item in fetched {
                 if let sinceStart = pass.sinceStart, let arrived = item.internalDate, arrived < sinceStart, !options.all { continue }
                 // Not known to have arrived after the cutoff: left alone, like old mail on a first run.
@@ -245,6 +247,7 @@ public struct MailboxRunner {
                 if !actions.isEmpty { classified.append((item.uid, message, actions)) }
             }
         }
+        chunks.finish()  // (every chunk was taken: nothing is in flight; the connection is this thread's)
         if let inbox, !candidates.isEmpty {
             classified += try readCommands(candidates, inbox: inbox, on: connection, into: &found)
         }
