@@ -1,0 +1,88 @@
+/// Narrowing on the server (`ServerNarrowing`): which of the new messages are
+/// worth fetching. The others matched no rule; they count as processed, and the
+/// saved state moves past them as before.
+extension MailboxRunner {
+    /// The candidates among `uids` (all above `lastUID`), or nil to fetch them all.
+    /// `filtered`: the run skips messages by arrival time (`--since`, a renumbered
+    /// mailbox), which needs every message's INTERNALDATE: no narrowing then.
+    func candidates(among uids: [UInt32], lastUID: UInt32, uidValidity: UInt32, filtered: Bool,
+                    on connection: MailConnection) throws -> Set<UInt32>? {
+        guard let narrowing, !uids.isEmpty, connection.canSearch else { return nil }
+        guard var key = narrowing.key else {
+            note("fetching every message: " + (narrowing.reason ?? "no narrowing"))
+            return nil
+        }
+        if mailbox.uppercased() == "INBOX", let commands {
+            // The digest's command messages come from one of the user's addresses.
+            let senders = commands.reader.addresses.sorted()
+            guard senders.allSatisfy(ServerNarrowing.isSafe) else {
+                note("fetching every message: an address of the digest's commands is not plain ASCII")
+                return nil
+            }
+            key = .or([key] + senders.map { .header(.from, $0) })
+        }
+        guard !filtered else {
+            note("fetching every message: the run goes by arrival time (--since or a renumbered mailbox)")
+            return nil
+        }
+        guard try trustsSearch(on: connection, probing: uids[uids.count - 1], uidValidity: uidValidity) else { return nil }
+        let key2 = key.simplified
+        guard let found = try connection.search(key2, above: lastUID) else {
+            note("fetching every message: the server refused UID SEARCH \(key2.imap)")
+            return nil
+        }
+        let wanted = Set(found).intersection(uids)
+        note("server search: \(wanted.count) of \(uids.count) new messages can match a rule (UID SEARCH \(key2.imap))")
+        return wanted
+    }
+
+    /// Whether the server's SEARCH finds substrings (`server_search`), probing it
+    /// once per server and set of capabilities (`ServerSearchVerdict`).
+    private func trustsSearch(on connection: MailConnection, probing uid: UInt32, uidValidity: UInt32) throws -> Bool {
+        switch serverSearch {
+        case .off:
+            note("fetching every message: server_search = off")
+            return false
+        case .substring:
+            return true
+        case .auto:
+            break
+        }
+        let capabilities = connection.serverCapabilities
+        if capabilities.contains("X-GM-EXT-1") {
+            note("fetching every message: Gmail's SEARCH matches whole words, not substrings (server_search = auto)")
+            return false
+        }
+        if let verdict = ServerSearchVerdict.load(store: store.root, account: account),
+           verdict.applies(server: connection.serverName, capabilities: capabilities,
+                            now: Timestamp(now, timeZone: store.timeZone).secondsSince1970) {
+            if !verdict.substring { note(Self.untrusted(verdict)) }
+            return verdict.substring
+        }
+        // The newest new message: the server has it, and its From is an address.
+        let item = try connection.fetch([uid], parts: [], headerFields: ["FROM"]).first { $0.uid == uid }
+        guard let item, let address = parse(item.bytes).from.first?.address,
+              let probe = ServerSearchVerdict.probe(for: address) else {
+            note("fetching every message: UID \(uid) has no From address to probe the server's SEARCH with")
+            return false
+        }
+        let found = try connection.search(.header(.from, probe), above: uid - 1) ?? []
+        let verdict = ServerSearchVerdict(substring: found.contains(uid), server: connection.serverName,
+                                          capabilities: capabilities.sorted(), mailbox: mailbox, uidValidity: uidValidity,
+                                          uid: uid, probe: probe, measured: Timestamp(now, timeZone: store.timeZone))
+        if !options.dryRun { try verdict.save(store: store.root, account: account) }
+        note(verdict.substring
+             ? "the server's SEARCH finds substrings (FROM \"\(probe)\" found UID \(uid)): narrowing by UID SEARCH"
+             : Self.untrusted(verdict))
+        return verdict.substring
+    }
+
+    private static func untrusted(_ verdict: ServerSearchVerdict) -> String {
+        "fetching every message: the server's SEARCH does not find substrings (FROM \"\(verdict.probe)\" did not find "
+            + "UID \(verdict.uid) of \(verdict.mailbox), which has it; a full-text index?); set server_search = substring to trust it anyway"
+    }
+
+    private func note(_ text: String) {
+        report(.note(account: account, mailbox: mailbox, text))
+    }
+}

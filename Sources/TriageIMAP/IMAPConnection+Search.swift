@@ -1,0 +1,53 @@
+import CEtPan
+import TriageCore
+import TriageMIME
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `UID SEARCH` with a condition, for narrowing a run (`ServerNarrowing`).
+extension IMAPConnection {
+    public var canSearch: Bool { true }
+
+    public var serverCapabilities: Set<String> { capabilities }
+
+    /// `UID SEARCH UID n:* KEY` (n = `uid` + 1), the UIDs above `uid` ascending; nil
+    /// when the server refuses the command (NO or BAD: a key it does not take), so
+    /// the run fetches everything instead.
+    public func search(_ key: SearchKey, above uid: UInt32) throws -> [UInt32]? {
+        guard uid < UInt32.max else { return [] }
+        _ = try liveSession()
+        let all = mailimap_search_key_new_multiple_empty()
+        defer { mailimap_search_key_free(all) }
+        _ = mailimap_search_key_multiple_add(all, mailimap_search_key_new_uid(mailimap_set_new_interval(uid + 1, 0)))
+        _ = mailimap_search_key_multiple_add(all, Self.searchKey(key))
+        var list: UnsafeMutablePointer<clist>?
+        do {
+            try perform("UID SEARCH") { mailimap_uid_search($0, nil, all, &list) }
+        } catch let failure as MailError where isRefusal(failure) {
+            return nil
+        }
+        defer { mailimap_search_result_free(list) }
+        // UID n:* always matches the highest UID, even when it is below n: filter.
+        return Set(CList.items(list, as: UInt32.self).map(\.pointee).filter { $0 > uid }).sorted()
+    }
+
+    /// libetpan's form of `key` (it quotes the values; they are ASCII, `ServerNarrowing`).
+    /// An OR of several keys nests to the right, as IMAP's OR takes two.
+    private static func searchKey(_ key: SearchKey) -> UnsafeMutablePointer<mailimap_search_key> {
+        switch key {
+        case .header(let field, let value):
+            let text = strdup(value)
+            switch field {
+            case .from: return mailimap_search_key_new_from(text)
+            case .to: return mailimap_search_key_new_to(text)
+            case .cc: return mailimap_search_key_new_cc(text)
+            case .bcc: return mailimap_search_key_new_bcc(text)
+            }
+        case .or(let keys):
+            guard let first = keys.first else { return mailimap_search_key_new_all() }
+            guard keys.count > 1 else { return searchKey(first) }
+            return mailimap_search_key_new_or(searchKey(first), searchKey(.or(Array(keys.dropFirst()))))
+        }
+    }
+}
