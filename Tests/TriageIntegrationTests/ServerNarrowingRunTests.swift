@@ -9,7 +9,7 @@ import XCTest
 /// the narrowed one fetching only the candidates; a Dovecot with a Lucene full-text index
 /// (word search) is detected and every message fetched, with the same result.
 final class ServerNarrowingRunTests: XCTestCase {
-    private let rules = """
+    static let rules = """
     rule "cc is for information" when cc:me -to:me then label "fyi", move "FYI"
     rule bank when from:@bank.example then label "money", queue rec
     rule shop when from:*@shop.example then label "shop"
@@ -17,7 +17,7 @@ final class ServerNarrowingRunTests: XCTestCase {
     """
 
     /// (Message-ID, whether the server's SEARCH finds it, header lines).
-    private let traps: [(id: String, candidate: Bool, header: String)] = [
+    static let traps: [(id: String, candidate: Bool, header: String)] = [
         ("to-me", false, "From: Boss <boss@corp.example>\nTo: me@example.test"),
         ("cc-me", true, "From: a@corp.example\nTo: team@corp.example\nCc: me@example.test"),
         ("graeme", true, "From: a@corp.example\nTo: team@corp.example\nCc: graeme@example.test"),
@@ -40,13 +40,19 @@ final class ServerNarrowingRunTests: XCTestCase {
         ("bank-word", false, "From: Bank Example <info@bankexample.test>\nTo: me@example.test"),
     ]
 
+    /// Trap `i` as a message with CRLF line ends.
+    static func text(_ trap: (id: String, candidate: Bool, header: String), _ i: Int) -> String {
+        (trap.header + "\nSubject: trap \(trap.id)\nMessage-ID: <\(trap.id)@example.test>\n"
+            + "Date: Mon, 30 Nov 2026 08:\(String(format: "%02d", i)):00 +0000\n\nText of \(trap.id).\n")
+            .replacingOccurrences(of: "\n", with: "\r\n")
+    }
+
     private func seed(_ server: DovecotServer, user: String) throws {
         try server.createMailbox(user: user, "INBOX")
         try server.createMailbox(user: user, "FYI")
-        for (i, trap) in traps.enumerated() {
-            let message = trap.header + "\nSubject: trap \(trap.id)\nMessage-ID: <\(trap.id)@example.test>\n"
-                + "Date: Mon, 30 Nov 2026 08:\(String(format: "%02d", i)):00 +0000\n\nText of \(trap.id).\n"
-            try server.seed(user: user, message.replacingOccurrences(of: "\n", with: "\r\n"))
+        for (i, trap) in Self.traps.enumerated() {
+            let message = Self.text(trap, i)
+            try server.seed(user: user, message)
         }
     }
 
@@ -86,7 +92,7 @@ final class ServerNarrowingRunTests: XCTestCase {
 
     private func run(_ server: DovecotServer, user: String, mode: String?) throws -> Outcome {
         try seed(server, user: user)
-        let folder = try TestFolder("narrow", rules: rules)
+        let folder = try TestFolder("narrow", rules: Self.rules)
         defer { folder.remove() }
         var lines: KeyValuePairs<String, String> = [:]
         if let mode { lines = ["server_search": mode] }
@@ -106,8 +112,8 @@ final class ServerNarrowingRunTests: XCTestCase {
         let full = try run(server, user: try server.makeUser("narrow-off"), mode: "off")
         XCTAssertEqual(narrowed.server, full.server)
         XCTAssertEqual(narrowed.store, full.store)
-        XCTAssertEqual(narrowed.lastUID, "\(traps.count)")
-        XCTAssertEqual(full.lastUID, "\(traps.count)")
+        XCTAssertEqual(narrowed.lastUID, "\(Self.traps.count)")
+        XCTAssertEqual(full.lastUID, "\(Self.traps.count)")
         // Not vacuous: the rules did act, on the right messages.
         let moved = full.server.filter { $0.contains(" in FYI:") }.map { $0.components(separatedBy: " ")[0] }
         XCTAssertEqual(moved, ["cc-me", "folded", "group", "list-cc", "rfc2047-upper", "second-cc"])
@@ -115,15 +121,15 @@ final class ServerNarrowingRunTests: XCTestCase {
         XCTAssertTrue(full.server.contains("shop-encoded in INBOX: shop"), "\(full.server)")
         XCTAssertEqual(full.store.count, 1, "one queue record, for the bank's message: \(full.store)")
         // The narrowed run fetched only the candidates; the full one everything.
-        let candidates = traps.filter(\.candidate).count
+        let candidates = Self.traps.filter(\.candidate).count
         XCTAssertEqual(narrowed.decisions, candidates, narrowed.output.split(separator: "\n").filter { $0.contains("trap") }.joined(separator: "\n"))
-        XCTAssertEqual(full.decisions, traps.count, full.output)
-        XCTAssertTrue(narrowed.output.contains("server search: \(candidates) of \(traps.count) new messages"), narrowed.output)
+        XCTAssertEqual(full.decisions, Self.traps.count, full.output)
+        XCTAssertTrue(narrowed.output.contains("server search: \(candidates) of \(Self.traps.count) new messages"), narrowed.output)
         XCTAssertTrue(narrowed.output.contains("UID SEARCH UID 1:* OR CC"), narrowed.output)
         XCTAssertTrue(full.output.contains("fetching every message: server_search = off"), full.output)
         XCTAssertFalse(full.output.contains("UID SEARCH UID 1:* OR"), full.output)
         // Both count every message as processed.
-        XCTAssertTrue(narrowed.output.contains("\(traps.count) messages processed"), narrowed.output)
+        XCTAssertTrue(narrowed.output.contains("\(Self.traps.count) messages processed"), narrowed.output)
     }
 
     /// A full-text index (Lucene) searches words: the probe finds that out, and the run
@@ -134,7 +140,7 @@ final class ServerNarrowingRunTests: XCTestCase {
         let detected = try run(server, user: "fts1@example.test", mode: nil)
         XCTAssertEqual(detected.server, full.server)
         XCTAssertEqual(detected.store, full.store)
-        XCTAssertEqual(detected.decisions, traps.count, detected.output)
+        XCTAssertEqual(detected.decisions, Self.traps.count, detected.output)
         XCTAssertTrue(detected.output.contains("the server's SEARCH does not find substrings"), detected.output)
         // server_search = substring trusts it anyway: the word index misses the subdomain's
         // mail (FROM "bank.example" is no word of news@mail.bank.example), so it is not fetched.

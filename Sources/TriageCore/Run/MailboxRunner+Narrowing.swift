@@ -35,13 +35,13 @@ extension MailboxRunner {
             : headerFields.map { inbox ? Array(Set($0).union(DigestCommandReader.headerFields)).sorted() : $0 }
         let sample = try connection.fetch([newest], parts: parts, headerFields: fields).first { $0.uid == newest }
         guard try trustsSearch(on: connection, probing: newest, sample: sample, uidValidity: uidValidity) else { return nil }
-        let key2 = key.simplified
-        guard let found = try connection.search(key2, above: lastUID) else {
-            note("fetching every message: the server refused UID SEARCH \(key2.imap)")
+        let search = key.simplified
+        guard let found = try connection.search(search, above: lastUID) else {
+            note("fetching every message: the server refused UID SEARCH \(search.imap)")
             return nil
         }
         let wanted = Set(found).intersection(uids)
-        note("server search: \(wanted.count) of \(uids.count) new messages can match a rule (UID SEARCH \(key2.imap))")
+        note("server search: \(wanted.count) of \(uids.count) new messages can match a rule (UID SEARCH \(search.imap))")
         return wanted
     }
 

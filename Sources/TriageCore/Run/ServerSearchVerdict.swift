@@ -17,12 +17,15 @@ public struct ServerSearchVerdict: Codable, Equatable, Sendable {
     public var server: String
     /// Its capabilities then, sorted: a change (an upgrade, a plugin) measures again.
     public var capabilities: [String]
-    /// The mailbox, UIDVALIDITY and UID of the message probed, and the value searched.
+    /// The mailbox of the message probed.
     public var mailbox: String
+    /// That mailbox's UIDVALIDITY then.
     public var uidValidity: UInt32
+    /// The message's UID.
     public var uid: UInt32
+    /// The value searched for in its From (`LICE@BANK.EXAMPL`).
     public var probe: String
-    /// When.
+    /// When it was measured.
     public var measured: Timestamp
 
     enum CodingKeys: String, CodingKey {
