@@ -47,7 +47,7 @@ final class ServerNarrowingRunTests: XCTestCase {
             .replacingOccurrences(of: "\n", with: "\r\n")
     }
 
-    private func seed(_ server: DovecotServer, user: String) throws {
+    static func seed(_ server: DovecotServer, user: String) throws {
         try server.createMailbox(user: user, "INBOX")
         try server.createMailbox(user: user, "FYI")
         for (i, trap) in Self.traps.enumerated() {
@@ -57,7 +57,7 @@ final class ServerNarrowingRunTests: XCTestCase {
     }
 
     /// Each message's folder, system flags and keywords, by Message-ID (UIDs differ between users).
-    private func serverState(_ server: DovecotServer, user: String) throws -> [String] {
+    static func serverState(_ server: DovecotServer, user: String) throws -> [String] {
         var lines: [String] = []
         for mailbox in ["INBOX", "FYI"] {
             let dir = server.maildir(user: user, mailbox: mailbox)
@@ -91,7 +91,7 @@ final class ServerNarrowingRunTests: XCTestCase {
     }
 
     private func run(_ server: DovecotServer, user: String, mode: String?) throws -> Outcome {
-        try seed(server, user: user)
+        try Self.seed(server, user: user)
         let folder = try TestFolder("narrow", rules: Self.rules)
         defer { folder.remove() }
         var lines: KeyValuePairs<String, String> = [:]
@@ -102,7 +102,7 @@ final class ServerNarrowingRunTests: XCTestCase {
         let state = try String(contentsOfFile: folder.store + "/state/test/INBOX.json", encoding: .utf8)
         let lastUID = state.components(separatedBy: "\"last_uid\":").dropFirst().first?.prefix { $0.isNumber } ?? ""
         let decisions = run.out.split(separator: "\n").filter { $0.hasPrefix("test/INBOX ") && $0.contains(" \"trap ") }.count
-        return Outcome(server: try serverState(server, user: user), store: folder.storeLines().sorted(), lastUID: String(lastUID),
+        return Outcome(server: try Self.serverState(server, user: user), store: folder.storeLines().sorted(), lastUID: String(lastUID),
                        output: run.out + run.err, decisions: decisions)
     }
 
