@@ -40,6 +40,19 @@ final class ServerNarrowingRunTests: XCTestCase {
         ("bank-word", false, "From: Bank Example <info@bankexample.test>\nTo: me@example.test"),
     ]
 
+    /// After the traps: plain mail no rule can match, so the mailbox is past the run's
+    /// narrowing minimum (100 new messages) and ends in messages never fetched.
+    static let fillers = 100
+
+    /// Every message of the mailbox in UID order: the traps, then the fillers.
+    static var messages: [String] {
+        traps.enumerated().map { text($0.element, $0.offset) } + (0..<fillers).map { i in
+            ("From: News \(i) <news\(i)@letters.example>\nTo: team@corp.example\nSubject: filler \(i)\n"
+                + "Message-ID: <filler\(i)@example.test>\nDate: Mon, 30 Nov 2026 07:00:00 +0000\n\nNothing.\n")
+                .replacingOccurrences(of: "\n", with: "\r\n")
+        }
+    }
+
     /// Trap `i` as a message with CRLF line ends.
     static func text(_ trap: (id: String, candidate: Bool, header: String), _ i: Int) -> String {
         (trap.header + "\nSubject: trap \(trap.id)\nMessage-ID: <\(trap.id)@example.test>\n"
@@ -47,13 +60,10 @@ final class ServerNarrowingRunTests: XCTestCase {
             .replacingOccurrences(of: "\n", with: "\r\n")
     }
 
-    static func seed(_ server: DovecotServer, user: String) throws {
+    static func seed(_ server: DovecotServer, user: String, trapsOnly: Bool = false) throws {
         try server.createMailbox(user: user, "INBOX")
         try server.createMailbox(user: user, "FYI")
-        for (i, trap) in Self.traps.enumerated() {
-            let message = Self.text(trap, i)
-            try server.seed(user: user, message)
-        }
+        for message in Self.messages.prefix(trapsOnly ? traps.count : .max) { try server.seed(user: user, message) }
     }
 
     /// Each message's folder, system flags and keywords, by Message-ID (UIDs differ between users).
@@ -90,8 +100,8 @@ final class ServerNarrowingRunTests: XCTestCase {
         var decisions: Int
     }
 
-    private func run(_ server: DovecotServer, user: String, mode: String?) throws -> Outcome {
-        try Self.seed(server, user: user)
+    private func run(_ server: DovecotServer, user: String, mode: String?, trapsOnly: Bool = false) throws -> Outcome {
+        try Self.seed(server, user: user, trapsOnly: trapsOnly)
         let folder = try TestFolder("narrow", rules: Self.rules)
         defer { folder.remove() }
         var lines: KeyValuePairs<String, String> = [:]
@@ -101,7 +111,7 @@ final class ServerNarrowingRunTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.out + run.err)
         let state = try String(contentsOfFile: folder.store + "/state/test/INBOX.json", encoding: .utf8)
         let lastUID = state.components(separatedBy: "\"last_uid\":").dropFirst().first?.prefix { $0.isNumber } ?? ""
-        let decisions = run.out.split(separator: "\n").filter { $0.hasPrefix("test/INBOX ") && $0.contains(" \"trap ") }.count
+        let decisions = run.out.split(separator: "\n").filter { $0.firstMatch(of: /^test\/INBOX [0-9]+ "/) != nil }.count
         return Outcome(server: try Self.serverState(server, user: user), store: folder.storeLines().sorted(), lastUID: String(lastUID),
                        output: run.out + run.err, decisions: decisions)
     }
@@ -112,8 +122,9 @@ final class ServerNarrowingRunTests: XCTestCase {
         let full = try run(server, user: try server.makeUser("narrow-off"), mode: "off")
         XCTAssertEqual(narrowed.server, full.server)
         XCTAssertEqual(narrowed.store, full.store)
-        XCTAssertEqual(narrowed.lastUID, "\(Self.traps.count)")
-        XCTAssertEqual(full.lastUID, "\(Self.traps.count)")
+        let total = Self.traps.count + Self.fillers
+        XCTAssertEqual(narrowed.lastUID, "\(total)")
+        XCTAssertEqual(full.lastUID, "\(total)")
         // Not vacuous: the rules did act, on the right messages.
         let moved = full.server.filter { $0.contains(" in FYI:") }.map { $0.components(separatedBy: " ")[0] }
         XCTAssertEqual(moved, ["cc-me", "folded", "group", "list-cc", "rfc2047-upper", "second-cc"])
@@ -123,13 +134,22 @@ final class ServerNarrowingRunTests: XCTestCase {
         // The narrowed run fetched only the candidates; the full one everything.
         let candidates = Self.traps.filter(\.candidate).count
         XCTAssertEqual(narrowed.decisions, candidates, narrowed.output.split(separator: "\n").filter { $0.contains("trap") }.joined(separator: "\n"))
-        XCTAssertEqual(full.decisions, Self.traps.count, full.output)
-        XCTAssertTrue(narrowed.output.contains("server search: \(candidates) of \(Self.traps.count) new messages"), narrowed.output)
+        XCTAssertEqual(full.decisions, total, full.output)
+        XCTAssertTrue(narrowed.output.contains("server search: \(candidates) of \(total) new messages"), narrowed.output)
         XCTAssertTrue(narrowed.output.contains("UID SEARCH UID 1:* OR CC"), narrowed.output)
         XCTAssertTrue(full.output.contains("fetching every message: server_search = off"), full.output)
         XCTAssertFalse(full.output.contains("UID SEARCH UID 1:* OR"), full.output)
         // Both count every message as processed.
-        XCTAssertTrue(narrowed.output.contains("\(Self.traps.count) messages processed"), narrowed.output)
+        XCTAssertTrue(narrowed.output.contains("\(total) messages processed"), narrowed.output)
+    }
+
+    /// Fewer new messages than the narrowing minimum (100): fetched without a search.
+    func testFewNewMessagesAreFetchedWithoutASearch() throws {
+        let server = try DovecotServer.shared()
+        let few = try run(server, user: try server.makeUser("narrow-few"), mode: nil, trapsOnly: true)
+        XCTAssertEqual(few.decisions, Self.traps.count, few.output)
+        XCTAssertFalse(few.output.contains("UID SEARCH UID 1:* "), few.output)
+        XCTAssertEqual(few.lastUID, "\(Self.traps.count)")
     }
 
     /// A full-text index (Lucene) searches words: the probe finds that out, and the run
@@ -140,7 +160,7 @@ final class ServerNarrowingRunTests: XCTestCase {
         let detected = try run(server, user: "fts1@example.test", mode: nil)
         XCTAssertEqual(detected.server, full.server)
         XCTAssertEqual(detected.store, full.store)
-        XCTAssertEqual(detected.decisions, Self.traps.count, detected.output)
+        XCTAssertEqual(detected.decisions, Self.traps.count + Self.fillers, detected.output)
         XCTAssertTrue(detected.output.contains("the server's SEARCH does not find substrings"), detected.output)
         // server_search = substring trusts it anyway: the word index misses the subdomain's
         // mail (FROM "bank.example" is no word of news@mail.bank.example), so it is not fetched.

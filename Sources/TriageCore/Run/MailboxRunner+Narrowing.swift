@@ -7,7 +7,9 @@ extension MailboxRunner {
     /// mailbox), which needs every message's INTERNALDATE: no narrowing then.
     func candidates(among uids: [UInt32], lastUID: UInt32, uidValidity: UInt32, filtered: Bool,
                     on connection: MailConnection) throws -> Set<UInt32>? {
-        guard let narrowing, !uids.isEmpty, connection.canSearch else { return nil }
+        // A few new messages (the usual cron run) cost less to fetch than the search
+        // and the probe's round trips: narrowing pays from `narrowingMinimum` on.
+        guard let narrowing, uids.count >= max(1, narrowingMinimum), connection.canSearch else { return nil }
         guard var key = narrowing.key else {
             note("fetching every message: " + (narrowing.reason ?? "no narrowing"))
             return nil

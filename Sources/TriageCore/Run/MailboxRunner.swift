@@ -59,6 +59,9 @@ public struct MailboxRunner {
     public var narrowing: ServerNarrowing?
     /// Whether the server's SEARCH is trusted for `narrowing` (`server_search`).
     public var serverSearch: ServerSearchMode = .auto
+    /// Fewer new messages than this are fetched without asking the server's SEARCH
+    /// first: its round trips (and the probe's) would cost more than they save.
+    public var narrowingMinimum = 100
 
     /// Creates a runner.
     public init(account: String, mailbox: String, store: Store, options: RunOptions, now: Date,

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// A narrowed run (`UID SEARCH` picks the candidates) killed at every step over the traps of
-/// `ServerNarrowingRunTests`, in batches of 4 (so batches without a candidate too): each
+/// `ServerNarrowingRunTests`, and fillers in batches of 40 (the last two without a candidate): each
 /// cron rerun must converge to the state of an uninterrupted run, the saved last UID
 /// moving past the messages that were never fetched.
 final class NarrowedCrashSweepTests: XCTestCase {
@@ -17,7 +17,7 @@ final class NarrowedCrashSweepTests: XCTestCase {
         let first = try folder.triage(["run"])
         XCTAssertEqual(first.status, 0, "the first run remembers where INBOX ends: \(first.err)")
         try folder.saveStoreAndOutbox()
-        let run = ["run", "--batch-size", "4", "--verbose", "--now", "2026-11-30T09:00:00Z"]
+        let run = ["run", "--batch-size", "40", "--verbose", "--now", "2026-11-30T09:00:00Z"]
 
         /// Every message out, the traps in again under new UIDs, the store as after the first run.
         func restart() throws {
