@@ -143,6 +143,28 @@ final class ServerNarrowingRunTests: XCTestCase {
         XCTAssertTrue(narrowed.output.contains("\(total) messages processed"), narrowed.output)
     }
 
+    /// `check --connect` says what a run asks the server's SEARCH, or why it fetches everything.
+    func testCheckConnectSaysWhetherRunsNarrow() throws {
+        let server = try DovecotServer.shared()
+        let user = try server.makeUser("narrow-check")
+        try server.createMailbox(user: user, "FYI")
+        for (mode, rules, expected) in [
+            (nil, Self.rules, #"test: UID SEARCH OR CC "me@example.test" OR FROM "bank.example" FROM "@shop.example" picks"#),
+            ("off", Self.rules, "test: every new message is fetched: server_search = off"),
+            (nil, "rule a when subject:hello then flag", "test: every new message is fetched: rule \"a\" has no from:"),
+        ] {
+            let folder = try TestFolder("narrow-check", rules: rules)
+            defer { folder.remove() }
+            var lines: KeyValuePairs<String, String> = [:]
+            if let mode { lines = ["server_search": mode] }
+            try folder.writeConfig(url: "imaps://localhost:\(server.imapsPort)", user: user, caFile: server.caFile,
+                                   accountLines: lines)
+            let check = try folder.triage(["check", "--connect"])
+            XCTAssertEqual(check.status, 0, check.err)
+            XCTAssertTrue(check.out.contains(expected), check.out)
+        }
+    }
+
     /// Fewer new messages than the narrowing minimum (100): fetched without a search.
     func testFewNewMessagesAreFetchedWithoutASearch() throws {
         let server = try DovecotServer.shared()
