@@ -11,15 +11,17 @@ extension IMAPConnection {
 
     public var serverCapabilities: Set<String> { capabilities }
 
-    /// `UID SEARCH UID n:* KEY` (n = `uid` + 1), the UIDs above `uid` ascending; nil
+    /// `UID SEARCH UID first:last KEY`, the UIDs in `uids` that match, ascending; nil
     /// when the server refuses the command (NO or BAD: a key it does not take), so
-    /// the run fetches everything instead.
-    public func search(_ key: SearchKey, above uid: UInt32) throws -> [UInt32]? {
-        guard uid < UInt32.max else { return [] }
+    /// the run fetches everything instead. An explicit range, not `n:*`, whose `*`
+    /// always matches the highest UID.
+    public func search(_ key: SearchKey, uids range: ClosedRange<UInt32>) throws -> [UInt32]? {
+        guard range.lowerBound > 0 else { return try search(key, uids: 1...max(1, range.upperBound)) }
         _ = try liveSession()
         let all = mailimap_search_key_new_multiple_empty()
         defer { mailimap_search_key_free(all) }
-        _ = mailimap_search_key_multiple_add(all, mailimap_search_key_new_uid(mailimap_set_new_interval(uid + 1, 0)))
+        _ = mailimap_search_key_multiple_add(all, mailimap_search_key_new_uid(mailimap_set_new_interval(range.lowerBound,
+                                                                                                         range.upperBound)))
         _ = mailimap_search_key_multiple_add(all, Self.searchKey(key))
         var list: UnsafeMutablePointer<clist>?
         do {
@@ -28,8 +30,7 @@ extension IMAPConnection {
             return nil
         }
         defer { mailimap_search_result_free(list) }
-        // UID n:* always matches the highest UID, even when it is below n: filter.
-        return Set(CList.items(list, as: UInt32.self).map(\.pointee).filter { $0 > uid }).sorted()
+        return Set(CList.items(list, as: UInt32.self).map(\.pointee).filter(range.contains)).sorted()
     }
 
     /// libetpan's form of `key` (it quotes the values; they are ASCII, `ServerNarrowing`).

@@ -68,10 +68,10 @@ public protocol MailConnection: AnyObject {
     /// (Gmail's `X-GM-EXT-1`); empty for a Maildir.
     var serverCapabilities: Set<String> { get }
 
-    /// The UIDs above `uid` that the server's `UID SEARCH` finds for `key`, ascending;
+    /// The UIDs in `uids` that the server's `UID SEARCH` finds for `key`, ascending;
     /// nil when the connection cannot search or the server refuses the key. Narrows a
     /// run (`ServerNarrowing`); triage's own matcher still decides.
-    func search(_ key: SearchKey, above uid: UInt32) throws -> [UInt32]?
+    func search(_ key: SearchKey, uids: ClosedRange<UInt32>) throws -> [UInt32]?
 
     /// Ends the session politely (IMAP `LOGOUT`); never throws, safe to call twice.
     func close()
@@ -107,7 +107,7 @@ extension MailConnection {
     public var serverCapabilities: Set<String> { [] }
 
     /// Cannot search: every message is fetched.
-    public func search(_ key: SearchKey, above uid: UInt32) throws -> [UInt32]? {
+    public func search(_ key: SearchKey, uids: ClosedRange<UInt32>) throws -> [UInt32]? {
         nil
     }
 

@@ -2,10 +2,10 @@
 /// worth fetching. The others matched no rule; they count as processed, and the
 /// saved state moves past them as before.
 extension MailboxRunner {
-    /// The candidates among `uids` (all above `lastUID`), or nil to fetch them all.
+    /// The candidates among `uids` (the new ones, ascending), or nil to fetch them all.
     /// `filtered`: the run skips messages by arrival time (`--since`, a renumbered
     /// mailbox), which needs every message's INTERNALDATE: no narrowing then.
-    func candidates(among uids: [UInt32], lastUID: UInt32, uidValidity: UInt32, filtered: Bool,
+    func candidates(among uids: [UInt32], uidValidity: UInt32, filtered: Bool,
                     on connection: MailConnection) throws -> Set<UInt32>? {
         // A few new messages (the usual cron run) cost less to fetch than the search
         // and the probe's round trips: narrowing pays from `narrowingMinimum` on.
@@ -38,7 +38,8 @@ extension MailboxRunner {
         let sample = try connection.fetch([newest], parts: parts, headerFields: fields).first { $0.uid == newest }
         guard try trustsSearch(on: connection, probing: newest, sample: sample, uidValidity: uidValidity) else { return nil }
         let search = key.simplified
-        guard let found = try connection.search(search, above: lastUID) else {
+        // The same range as the probe's form: first to last new UID.
+        guard let found = try connection.search(search, uids: uids[0]...uids[uids.count - 1]) else {
             note("fetching every message: the server refused UID SEARCH \(search.imap)")
             return nil
         }
@@ -77,7 +78,7 @@ extension MailboxRunner {
             note("fetching every message: UID \(uid) has no From address to probe the server's SEARCH with")
             return false
         }
-        let found = try connection.search(.header(.from, probe), above: uid - 1) ?? []
+        let found = try connection.search(.header(.from, probe), uids: uid...uid) ?? []
         let verdict = ServerSearchVerdict(substring: found.contains(uid), server: connection.serverName,
                                           capabilities: capabilities.sorted(), mailbox: mailbox, uidValidity: uidValidity,
                                           uid: uid, probe: probe, measured: Timestamp(now, timeZone: store.timeZone))

@@ -107,7 +107,7 @@ public struct MailboxRunner {
         if pass.journal?.uidValidity != status.uidValidity { pass.journal = nil }
         // Only the messages the server's SEARCH says can match a rule are fetched
         // (nil: all); the batches, and the state saved after each, still cover every UID.
-        let wanted = try candidates(among: uids, lastUID: pass.lastUID, uidValidity: status.uidValidity,
+        let wanted = try candidates(among: uids, uidValidity: status.uidValidity,
                                     filtered: (pass.sinceStart != nil && !options.all) || pass.arrivedAfter != nil,
                                     on: connection)
         var index = 0
