@@ -27,10 +27,18 @@ extension MailboxRunner {
             note("fetching every message: the run goes by arrival time (--since or a renumbered mailbox)")
             return nil
         }
+        if serverSearch == .off {
+            note("fetching every message: server_search = off")
+            return nil
+        }
+        if serverSearch == .auto, connection.serverCapabilities.contains("X-GM-EXT-1") {
+            note("fetching every message: Gmail's SEARCH matches whole words, not substrings (server_search = auto)")
+            return nil
+        }
         // The newest new message, fetched as the run will fetch every candidate: the
         // server then knows which fields the run reads (Dovecot caches them while the
-        // search parses each header, so the candidates' FETCH does not read the files
-        // again: about half the server's work on a cold cache), and its From is the probe.
+        // search parses each header, so the candidates' FETCH does not read the files a
+        // second time), and its From is the probe's value.
         let newest = uids[uids.count - 1]
         let inbox = mailbox.uppercased() == "INBOX" && commands != nil
         let fields = parts.contains(.text) ? nil
@@ -52,20 +60,9 @@ extension MailboxRunner {
     /// once per server and set of capabilities (`ServerSearchVerdict`).
     private func trustsSearch(on connection: MailConnection, probing uid: UInt32, sample item: FetchedMessage?,
                               uidValidity: UInt32) throws -> Bool {
-        switch serverSearch {
-        case .off:
-            note("fetching every message: server_search = off")
-            return false
-        case .substring:
-            return true
-        case .auto:
-            break
-        }
+        // `off` and Gmail were settled before the sample was fetched.
+        guard serverSearch == .auto else { return serverSearch == .substring }
         let capabilities = connection.serverCapabilities
-        if capabilities.contains("X-GM-EXT-1") {
-            note("fetching every message: Gmail's SEARCH matches whole words, not substrings (server_search = auto)")
-            return false
-        }
         if let verdict = ServerSearchVerdict.load(store: store.root, account: account),
            verdict.applies(server: connection.serverName, capabilities: capabilities,
                             now: Timestamp(now, timeZone: store.timeZone).secondsSince1970) {
