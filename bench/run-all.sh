@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     --large-runs) large_runs=$2; shift ;;
     --work) work=$2; shift ;;
     --keep) keep=yes ;;
-    --baseline) baseline=(--baseline "$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); shift ;;
+    --baseline) baseline+=(--baseline "$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); shift ;;
     *) echo "usage: $0 [--large] [--runs N] [--large-runs N] [--work DIR] [--keep] [--baseline BIN]" >&2; exit 64 ;;
   esac
   shift

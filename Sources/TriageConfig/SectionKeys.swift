@@ -72,6 +72,13 @@ enum SectionKeys {
             }
             s.sievePort = port
         },
+        // Issue 14, narrowing on the server (docs/run.md).
+        ConfigKey("server_search") { s, e, v in
+            guard let mode = ServerSearchMode(rawValue: e.value.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                return v.problem(e.line, "server_search must be auto, substring or off, not '\(e.value)'")
+            }
+            s.serverSearch = mode
+        },
     ]
 
     /// `[place NAME]`: a named place for reminders (`near "NAME"`).

@@ -219,6 +219,19 @@ local 127.0.0.44 {
 BLOCK
 }
 
+# --- full-text search (issue 14: narrowing by UID SEARCH must not trust it) ---
+# fts1..fts4@example.test: their mail has Dovecot's Lucene full-text search
+# (dovecot-lucene), enforced, set as userdb fields so no other user is touched.
+# SEARCH FROM/TO/CC then go through its word index: FROM "bank.example" misses
+# alice@bank.example, where plain Dovecot matches substrings.
+fts_users() {
+  local n
+  for n in 1 2 3 4; do
+    printf 'fts%s@example.test:{PLAIN}test-password:%s:%s::%s::userdb_mail_plugins=fts,fts_lucene userdb_fts=lucene userdb_fts_enforced=yes\n' \
+      "$n" "$mail_uid" "$mail_gid" "$dir/home/fts$n@example.test" >>"$dir/users"
+  done
+}
+
 start() {
   already_running "$dir/run/master.pid"
   mkdir -p "$dir/run" "$dir/state" "$dir/home"
@@ -236,6 +249,7 @@ start() {
     done
     printf 'keywords20@example.test:{PLAIN}test-password:%s:%s::%s::userdb_mail_max_keyword_length=20\n' \
       "$mail_uid" "$mail_gid" "$dir/home/keywords20@example.test" >>"$dir/users"
+    fts_users
     chown "$mail_uid:$mail_gid" "$dir/home"
   fi
   serve Dovecot dovecot.log launch started imap imaps sieve

@@ -29,6 +29,19 @@ final class ConfigLoaderTests: XCTestCase {
         }
     }
 
+    /// `server_search` (issue 14, narrowing): auto by default, any case, anything else an error on its line.
+    func testServerSearchIsAutoSubstringOrOff() throws {
+        let good = try ConfigLoader.parse("[triage]\n[account a]\nurl = imaps://h\nserver_search = Substring\n"
+                                          + "[account b]\nurl = imaps://h\nserver_search = off\n[account c]\nurl = imaps://h\n",
+                                          path: "t.conf")
+        XCTAssertEqual(good.accounts.map(\.serverSearch), [.substring, .off, .auto])
+        XCTAssertThrowsError(try ConfigLoader.parse("[triage]\n[account a]\nurl = imaps://h\nserver_search = words\n", path: "t.conf")) { error in
+            let problems = (error as? ConfigError)?.problems ?? []
+            XCTAssertEqual(problems.map(\.line), [4], "\(problems)")
+            XCTAssertEqual(problems.first?.message, "server_search must be auto, substring or off, not 'words'")
+        }
+    }
+
     func testCommandTimeoutAndWebhookLimitsAreSecondsFromOneToAnHour() throws {
         let good = try ConfigLoader.parse("""
         [triage]

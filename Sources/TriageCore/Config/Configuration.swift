@@ -108,6 +108,9 @@ public struct AccountSection: Sendable {
     /// `sieve_port = N`: the ManageSieve port of an IMAP account's host (`triage deploy
     /// sieve`); nil for 4190 (RFC 5804).
     public var sievePort: UInt16?
+    /// `server_search = auto | substring | off`: whether the server's SEARCH may pick
+    /// the messages worth fetching (`ServerSearchMode`).
+    public var serverSearch: ServerSearchMode = .auto
     /// `tls = off` allows plain `imap://` to a loopback host.
     public var tlsOff: Bool = false
     /// `timeout = SECONDS`: how long to wait for the connection, the TLS handshake and

@@ -68,6 +68,19 @@ public protocol MailConnection: AnyObject {
     @discardableResult
     func resumeMove(_ uids: [UInt32], to folder: String, attempts: [CopyAttempt], recorder: MoveRecorder?) throws -> MoveMethod
 
+    /// Whether `search(_:above:)` asks a server (IMAP); false for a Maildir, which
+    /// reads every file anyway.
+    var canSearch: Bool { get }
+
+    /// The server's capabilities (upper-case), for what depends on the kind of server
+    /// (Gmail's `X-GM-EXT-1`); empty for a Maildir.
+    var serverCapabilities: Set<String> { get }
+
+    /// The UIDs in `uids` that the server's `UID SEARCH` finds for `key`, ascending;
+    /// nil when the connection cannot search or the server refuses the key. Narrows a
+    /// run (`ServerNarrowing`); triage's own matcher still decides.
+    func search(_ key: SearchKey, uids: ClosedRange<UInt32>) throws -> [UInt32]?
+
     /// Ends the session politely (IMAP `LOGOUT`); never throws, safe to call twice.
     func close()
 }
@@ -93,6 +106,17 @@ extension MailConnection {
     /// The whole header: for connections where leaving fields out saves nothing.
     public func fetch(_ uids: [UInt32], parts: MessageParts, headerFields: [String]?) throws -> [FetchedMessage] {
         try fetch(uids, parts: parts)
+    }
+
+    /// No server to ask: a Maildir reads every message.
+    public var canSearch: Bool { false }
+
+    /// No capabilities: not an IMAP server.
+    public var serverCapabilities: Set<String> { [] }
+
+    /// Cannot search: every message is fetched.
+    public func search(_ key: SearchKey, uids: ClosedRange<UInt32>) throws -> [UInt32]? {
+        nil
     }
 
     /// No shorter text: for connections where it saves nothing.

@@ -56,6 +56,14 @@ public struct MailboxRunner {
     /// Asked only for a batch that archives (finding it may cost the server a LIST),
     /// so a run with nothing to archive never looks.
     public var archive: () throws -> ArchiveTarget? = { nil }
+    /// Which messages the server's `UID SEARCH` may leave out (`ServerNarrowing`);
+    /// nil fetches every new message.
+    public var narrowing: ServerNarrowing?
+    /// Whether the server's SEARCH is trusted for `narrowing` (`server_search`).
+    public var serverSearch: ServerSearchMode = .auto
+    /// Fewer new messages than this are fetched without asking the server's SEARCH
+    /// first: its round trips (and the probe's) would cost more than they save.
+    public var narrowingMinimum = 100
 
     /// Creates a runner.
     public init(account: String, mailbox: String, store: Store, options: RunOptions, now: Date,
@@ -99,13 +107,21 @@ public struct MailboxRunner {
         // Moves an interrupted run may have begun (only for this UIDVALIDITY).
         pass.journal = options.dryRun ? nil : MoveJournal.load(store: store.root, account: account, mailbox: mailbox)
         if pass.journal?.uidValidity != status.uidValidity { pass.journal = nil }
+        // Only the messages the server's SEARCH says can match a rule are fetched
+        // (nil: all); the batches, and the state saved after each, still cover every UID.
+        let wanted = try candidates(among: uids, uidValidity: status.uidValidity,
+                                    filtered: (pass.sinceStart != nil && !options.all) || pass.arrivedAfter != nil,
+                                    on: connection)
         var index = 0
         while index < uids.count {
             let batchUIDs = Array(uids[index..<min(index + max(1, options.batchSize), uids.count)])
             index += batchUIDs.count
+            let fetchUIDs = wanted.map { wanted in batchUIDs.filter(wanted.contains) } ?? batchUIDs
+            // The others matched no rule: processed without a fetch.
+            outcome.processed += batchUIDs.count - fetchUIDs.count
             // Phase 2: fetch and classify.
             var found = Commands()
-            let classified = try fetchAndClassify(batchUIDs, pass: pass, on: connection, outcome: &outcome, commands: &found)
+            let classified = try fetchAndClassify(fetchUIDs, pass: pass, on: connection, outcome: &outcome, commands: &found)
             // Phase 3: plan the records to write and the commands to send.
             let archives = classified.contains { $0.actions.contains { $0.action == .archive } }
             var plan = makePlan(classified, archive: archives ? try archive() : nil)

@@ -50,6 +50,22 @@ enum CheckCommand: Command {
         return a.has("--connect") ? try connect(configuration, rules: loaded.rules, context: context) : .ok
     }
 
+    /// Whether a run narrows by the server's SEARCH, for `check --connect`.
+    private static func narrowingLine(_ narrowing: ServerNarrowing, account: AccountSection, on connection: MailConnection) -> String {
+        guard let key = narrowing.key else { return "every new message is fetched: " + (narrowing.reason ?? "") }
+        switch account.serverSearch {
+        case .off:
+            return "every new message is fetched: server_search = off"
+        case .auto where connection.serverCapabilities.contains("X-GM-EXT-1"):
+            return "every new message is fetched: Gmail's SEARCH matches whole words, not substrings"
+        case .auto:
+            return "UID SEARCH \(key.imap) picks the messages to fetch on \(connection.serverName) if the run's probe "
+                + "finds that its SEARCH matches substrings (server_search = auto)"
+        case .substring:
+            return "UID SEARCH \(key.imap) picks the messages to fetch on \(connection.serverName) (server_search = substring)"
+        }
+    }
+
     /// Logs in to each account, lists its folders and shows each named folder's name
     /// on the server; a missing folder (with a close match) or a label the server
     /// cannot take as a keyword is a configuration problem, a failed connection its
@@ -96,6 +112,10 @@ enum CheckCommand: Command {
                             }
                         }
                     }
+                }
+                // Narrowing on the server (issue 14): what a run asks the server's SEARCH, or why not.
+                if let rules, connection.canSearch {
+                    context.out("\(account.name): \(narrowingLine(ServerNarrowing.plan(rules), account: account, on: connection))\n")
                 }
                 // Labels: a server whose PERMANENTFLAGS lack \* takes no new keywords. Only SELECT
                 // says so (EXAMINE's PERMANENTFLAGS are empty); SELECT changes no message.

@@ -263,6 +263,9 @@ enum RunCommand: Command {
         if context.environment["TRIAGE_WHOLE_HEADER"] != "1" {
             runner.headerFields = setup.rules?.neededHeaderFields
         }
+        // Narrowing on the server (issue 14): fetch only what the server's SEARCH finds.
+        runner.narrowing = setup.rules.map(ServerNarrowing.plan)
+        runner.serverSearch = account.serverSearch
         let outcome = try runner.run(on: connection)
         for notice in (connection as? IMAPConnection)?.takeNotices() ?? [] {
             context.err("triage: \(account.name)/\(mailbox): \(notice)\n")
