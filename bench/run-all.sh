@@ -9,7 +9,8 @@
 #                                  about 1.5 GB under the work folder)
 #   options: --runs N, --large-runs N, --work DIR (default /tmp/triage-bench),
 #            --keep (leave the Dovecot instances running),
-#            --baseline BIN (another triage build, e.g. main's, measured side by side)
+#            --baseline BIN (another triage build, e.g. main's, measured side by side;
+#                            repeat for more: triage-base2, ...)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 large=no runs=3 large_runs=1 work=/tmp/triage-bench keep=no baseline=()

@@ -53,14 +53,18 @@ def tables(result):
     lines.append("")
     lines.append("| case | wall s | × limit | × raw TLS fetch | peak RSS MB | client CPU s | server CPU s | correct |")
     lines.append("|---|---:|---:|---:|---:|---:|---:|---|")
+    bases = result.get("baselines") or ["main"]
     names = {"raw-fetch-plain": "raw header fetch, plain", "raw-fetch-tls": "raw header fetch, TLS",
              "raw-actions-tls": "raw STORE + MOVE only, TLS", "triage": "`triage run --all` (2 rules)",
+             "triage-full": "`triage run --all` (2 rules, `server_search = off`: every message fetched)",
              "triage-200": "`triage run --all` (200 rules)",
              "triage-store": "`triage run --all` + records (`digest \"FYI\"` / `queue rec`)",
-             "triage-base": "`triage run --all`, baseline build (main)",
-             "triage-base-store": "`triage run --all` + records, baseline build (main)",
              "imaplib": "Python imaplib script (UID SEARCH FROM/CC, then HEADER.FIELDS of the candidates)",
              "imapfilter": "imapfilter"}
+    for number, base in enumerate(bases, start=1):
+        key = "triage-base" + ("" if number == 1 else str(number))
+        names[key] = "`triage run --all`, baseline build (%s)" % base
+        names[key + "-store"] = "`triage run --all` + records, baseline build (%s)" % base
     for key, label in names.items():
         if key not in c:
             continue
@@ -76,10 +80,12 @@ def tables(result):
     lines.append("")
     lines.append("| case | wall s | × bare poll | peak RSS MB | client CPU s | server CPU s |")
     lines.append("|---|---:|---:|---:|---:|---:|")
-    for key, label in (("raw-poll-tls", "bare poll (C, GnuTLS)"), ("triage-noop", "`triage run`"),
-                       ("triage-200-noop", "`triage run` (200 rules)"), ("triage-store-noop", "`triage run` (records rules)"),
-                       ("triage-base-noop", "`triage run`, baseline build (main)"), ("imaplib-noop", "Python imaplib script"),
-                       ("imapfilter-noop", "imapfilter")):
+    noops = [("raw-poll-tls", "bare poll (C, GnuTLS)"), ("triage-noop", "`triage run`"),
+             ("triage-200-noop", "`triage run` (200 rules)"), ("triage-store-noop", "`triage run` (records rules)")]
+    noops += [("triage-base" + ("" if n == 1 else str(n)) + "-noop", "`triage run`, baseline build (%s)" % b)
+              for n, b in enumerate(bases, start=1)]
+    noops += [("imaplib-noop", "Python imaplib script"), ("imapfilter-noop", "imapfilter")]
+    for key, label in noops:
         if key in c:
             r = c[key]
             lines.append("| %s | %s | %s | %.1f | %s | %s |" % (label, fmt(r["wall"], 3), fmt(r["wall"] / poll) if poll else "",
@@ -123,9 +129,13 @@ def targets(results):
         out.append("| peak RSS 100,000 ≤ 10,000 + a few MB | %.1f MB vs %.1f MB | %s |" % (
             large, small, "yes" if large <= small + 5 else "no"))
     if "triage-200" in c:
-        ratio = c["triage-200"]["wall"] / t["wall"]
-        cpu_ratio = c["triage-200"]["cpu"] / t["cpu"]
-        out.append("| 200 rules < 1.10 × 2 rules | wall %s ×, client CPU %s × | %s |" % (
+        # Against the 2 rules fetching every message when that case ran: most of the
+        # 198 extra rules have nothing to push down, so the 200-rule set fetches all.
+        two = "triage-full" if "triage-full" in c else "triage"
+        ratio = c["triage-200"]["wall"] / c[two]["wall"]
+        cpu_ratio = c["triage-200"]["cpu"] / c[two]["cpu"]
+        out.append("| 200 rules < 1.10 × 2 rules%s | wall %s ×, client CPU %s × | %s |" % (
+            " (both fetching every message)" if two == "triage-full" else "",
             fmt(ratio), fmt(cpu_ratio), "yes" if ratio < 1.10 else "no"))
     # The targets (#14), side by side in this run.
     for peer, bound in (("imaplib", 0.8), ("imapfilter", 0.4)):
@@ -139,10 +149,18 @@ def targets(results):
         out.append("| records for a third or more ≤ 1.2 × the same run without | %s s vs %s s = %s ×%s | %s |" % (
             fmt(c["triage-store"]["wall"]), fmt(t["wall"]), fmt(ratio),
             " (%d records)" % records if records else "", "yes" if ratio <= 1.2 else "no"))
-    if "triage-base" in c:
-        ratio = t["cpu"] / c["triage-base"]["cpu"]
-        out.append("| client CPU per fetched message at least halved (vs main's build, same run) | %s s vs %s s = %s × | %s |" % (
-            fmt(t["cpu"]), fmt(c["triage-base"]["cpu"]), fmt(ratio), "yes" if ratio <= 0.5 else "no"))
+    bases = r.get("baselines") or ["main"]
+    for number, base in enumerate(bases, start=1):
+        key = "triage-base" + ("" if number == 1 else str(number))
+        if key not in c:
+            continue
+        # Every build fetches every message here when triage-full ran (no narrowing),
+        # so the ratio is per fetched message.
+        mine = c["triage-full"] if "triage-full" in c else t
+        ratio = mine["cpu"] / c[key]["cpu"]
+        out.append("| client CPU per fetched message at least halved (%s vs build %s, same run) | %s s vs %s s = %s × | %s |" % (
+            "`server_search = off`" if "triage-full" in c else "`--all`", base,
+            fmt(mine["cpu"]), fmt(c[key]["cpu"]), fmt(ratio), "yes" if ratio <= 0.5 else "no"))
     if "bytes" in r:
         out.append("| bytes read from the server (cold `--all`, strace) | %.1f MB | info |" % (r["bytes"] / 1e6))
     if "fsyncs" in r:
