@@ -9,6 +9,10 @@
 options.timeout = 120
 options.subscribe = false
 options.create = false
+-- At most 500 UID ranges per STORE/COPY: one command naming every match is longer
+-- than Dovecot's 64 KB command line (imap_max_line_length) at 100,000 messages; the
+-- server refuses it and imapfilter, which only logs a failed action, exits 0.
+options.limit = 500
 options.certificates = false
 
 account = IMAP {
