@@ -192,6 +192,8 @@ def main():
     ap.add_argument("--only", help="comma-separated case names to run")
     ap.add_argument("--delete-stores", action="store_true",
                     help="delete the previous store right before each cold run (the old way; see reset_store)")
+    ap.add_argument("--no-strace", action="store_true",
+                    help="skip the extra strace runs (fsync calls, bytes read): one cold run less per case")
     args = ap.parse_args()
     only = set(args.only.split(",")) if args.only else None
 
@@ -311,9 +313,13 @@ def main():
         return only is None or name in only
 
     # Limits first: raw header fetch (plain and TLS), the actions alone, the bare poll.
+    # The UIDs are fixed by the seed, so the script is made once per seeded server.
     script = os.path.join(run_dir, "actions.imap")
-    server.restore()
-    action_script(server, expected, script)
+    seeded = os.path.getmtime(os.path.join(srv_dir, "pristine", "done-seed"))
+    if not os.path.exists(script) or os.path.getmtime(script) < seeded:
+        server.restore()
+        action_script(server, expected, script + ".tmp")
+        os.replace(script + ".tmp", script)
     for mode, port in (("plain", server.imap), ("tls", server.imaps)):
         name = "raw-fetch-" + mode
         if want(name):
@@ -350,7 +356,7 @@ def main():
         results["cases"][name + "-noop"] = median_of(noop)
         print("bench: %s done: %.2f s, %d wrong" % (name, results["cases"][name]["wall"], wrong), file=sys.stderr)
 
-    if want("triage-store") and shutil.which("strace"):
+    if want("triage-store") and shutil.which("strace") and not args.no_strace:
         # fsync calls of one store run, counted with strace (not timed).
         server.restore()
         tools["triage-store"]["reset"]()
@@ -364,7 +370,7 @@ def main():
         batches = -(-args.count // 5000)  # triage run's batch when the rules read only headers
         results["fsyncs"] = {"calls": calls, "records": records, "batches": batches}
 
-    if want("triage") and shutil.which("strace"):
+    if want("triage") and shutil.which("strace") and not args.no_strace:
         # Bytes triage reads from the server in a cold run (read/recv on its sockets
         # after TLS, so slightly more than the IMAP payload), counted with strace.
         server.restore()
