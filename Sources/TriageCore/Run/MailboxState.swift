@@ -55,12 +55,7 @@ public struct MailboxState: Codable, Equatable, Sendable {
 
     /// Writes the state atomically and durably (temp file, fsync, rename, fsync folder).
     public func save(store: String, account: String, mailbox: String) throws {
-        let file = MailboxState.path(store: store, account: account, mailbox: mailbox)
-        let folder = (file as NSString).deletingLastPathComponent
-        try StoreFiles.makeFolder(folder)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try AtomicFile.write(path: file, data: try encoder.encode(self), durable: true)
+        try StoreFiles.writeJSON(self, to: MailboxState.path(store: store, account: account, mailbox: mailbox), durable: true)
     }
 
     /// Escapes a name for use as a file name: bytes other than `A-Z a-z 0-9 . _ -` as `%XX`.

@@ -72,12 +72,7 @@ public struct MoveJournal: Codable, Equatable, Sendable {
 
     /// Writes the journal atomically and durably.
     public func save(store: String, account: String, mailbox: String) throws {
-        let file = MoveJournal.path(store: store, account: account, mailbox: mailbox)
-        let folder = (file as NSString).deletingLastPathComponent
-        try StoreFiles.makeFolder(folder)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try AtomicFile.write(path: file, data: try encoder.encode(self), durable: true)
+        try StoreFiles.writeJSON(self, to: MoveJournal.path(store: store, account: account, mailbox: mailbox), durable: true)
     }
 
     /// Removes the journal of a mailbox, if any.

@@ -134,9 +134,6 @@ public struct RunRecord: Codable, Equatable, Sendable {
 
     /// Writes the record atomically and durably (call holding the store lock).
     public func save(store: String, durable: Bool = true) throws {
-        try StoreFiles.makeFolder(store + "/state")
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try AtomicFile.write(path: Self.path(store: store), data: try encoder.encode(self), durable: durable)
+        try StoreFiles.writeJSON(self, to: Self.path(store: store), durable: durable)
     }
 }

@@ -85,10 +85,6 @@ public struct ServerSearchVerdict: Codable, Equatable, Sendable {
 
     /// Writes it atomically (temp file and rename).
     public func save(store: String, account: String) throws {
-        let file = Self.path(store: store, account: account)
-        try StoreFiles.makeFolder((file as NSString).deletingLastPathComponent)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try AtomicFile.write(path: file, data: try encoder.encode(self), durable: false)
+        try StoreFiles.writeJSON(self, to: Self.path(store: store, account: account), durable: false)
     }
 }

@@ -38,10 +38,6 @@ public struct SieveDeployment: Codable, Equatable, Sendable {
 
     /// Writes it atomically and durably (call holding the store lock).
     public func save(store: String, account: String) throws {
-        let file = Self.path(store: store, account: account)
-        try StoreFiles.makeFolder((file as NSString).deletingLastPathComponent)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try AtomicFile.write(path: file, data: try encoder.encode(self), durable: true)
+        try StoreFiles.writeJSON(self, to: Self.path(store: store, account: account), durable: true)
     }
 }

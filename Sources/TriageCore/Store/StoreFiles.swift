@@ -30,6 +30,16 @@ enum StoreFiles {
         throw StoreError.io(path: path, operation: "create", errno: e)
     }
 
+    /// Writes a small state file (a mailbox's state, the move journal, the run record,
+    /// ...) as JSON with sorted keys, replacing it atomically (`AtomicFile`) after
+    /// creating its folder: the one way every such file is written.
+    static func writeJSON<T: Encodable>(_ value: T, to path: String, durable: Bool) throws {
+        try makeFolder((path as NSString).deletingLastPathComponent)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try AtomicFile.write(path: path, data: try encoder.encode(value), durable: durable)
+    }
+
     /// The `<id>.json` names in a folder, as ids; nil when the folder does not exist.
     static func recordIDs(in folder: String) throws -> [String]? {
         var ids: [String] = []
