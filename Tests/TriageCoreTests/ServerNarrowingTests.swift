@@ -85,4 +85,15 @@ final class ServerNarrowingTests: XCTestCase {
         XCTAssertNil(ServerSearchVerdict.probe(for: "jürgen@x.test"))
         XCTAssertNil(ServerSearchVerdict.probe(for: "no-at-sign"))
     }
+
+    /// Which servers are never asked, before any probe: none with `off`, Gmail with
+    /// `auto`; `substring` trusts any server (run and `check --connect` both ask this).
+    func testServersNeverAskedBeforeAProbe() {
+        let gmail: Set<String> = ["IMAP4REV1", "X-GM-EXT-1"], dovecot: Set<String> = ["IMAP4REV1", "MOVE"]
+        XCTAssertEqual(ServerSearchMode.off.refusal(capabilities: dovecot), "server_search = off")
+        XCTAssertEqual(ServerSearchMode.auto.refusal(capabilities: gmail),
+                       "Gmail's SEARCH matches whole words, not substrings (server_search = auto)")
+        XCTAssertNil(ServerSearchMode.auto.refusal(capabilities: dovecot))
+        XCTAssertNil(ServerSearchMode.substring.refusal(capabilities: gmail))
+    }
 }

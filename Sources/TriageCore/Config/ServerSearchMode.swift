@@ -12,4 +12,16 @@ public enum ServerSearchMode: String, CaseIterable, Sendable {
     case substring
     /// Never narrow: fetch every new message.
     case off
+
+    /// Why a server with `capabilities` is not asked to narrow under this mode, before
+    /// any probe; nil when it may be (`substring`, or `auto` but for Gmail, whose
+    /// `X-GM-EXT-1` SEARCH matches whole words).
+    public func refusal(capabilities: Set<String>) -> String? {
+        switch self {
+        case .off: return "server_search = off"
+        case .auto where capabilities.contains("X-GM-EXT-1"):
+            return "Gmail's SEARCH matches whole words, not substrings (server_search = auto)"
+        case .auto, .substring: return nil
+        }
+    }
 }

@@ -40,10 +40,4 @@ public indirect enum SearchKey: Hashable, Sendable {
         add(self)
         return flat.count == 1 ? flat[0] : .or(flat)
     }
-
-    /// The header keys of the condition (an OR's leaves), in order.
-    public var leaves: [SearchKey] {
-        if case .or(let keys) = self { return keys.flatMap(\.leaves) }
-        return [self]
-    }
 }

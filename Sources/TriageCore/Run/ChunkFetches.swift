@@ -19,9 +19,15 @@ final class ChunkFetches {
     /// `uids` in chunks of `size`, each fetched with `fetch` (on the calling thread
     /// or, after `prefetch()`, on a second one).
     init(_ uids: [UInt32], size: Int, fetch: @escaping ([UInt32]) throws -> [FetchedMessage]) {
-        let size = max(1, size)
-        chunks = stride(from: 0, to: uids.count, by: size).map { Array(uids[$0..<min($0 + size, uids.count)]) }
+        chunks = Self.split(uids, size: size)
         self.fetch = fetch
+    }
+
+    /// `uids` in order, in chunks of at most `size` (at least 1): the unit of every
+    /// FETCH of a run, so no answer holds more than a chunk's messages.
+    static func split(_ uids: [UInt32], size: Int) -> [[UInt32]] {
+        let size = max(1, size)
+        return stride(from: 0, to: uids.count, by: size).map { Array(uids[$0..<min($0 + size, uids.count)]) }
     }
 
     /// The next chunk's messages: the prefetched answer when one is in flight (waiting

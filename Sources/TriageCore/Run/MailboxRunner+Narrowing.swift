@@ -27,12 +27,8 @@ extension MailboxRunner {
             note("fetching every message: the run goes by arrival time (--since or a renumbered mailbox)")
             return nil
         }
-        if serverSearch == .off {
-            note("fetching every message: server_search = off")
-            return nil
-        }
-        if serverSearch == .auto, connection.serverCapabilities.contains("X-GM-EXT-1") {
-            note("fetching every message: Gmail's SEARCH matches whole words, not substrings (server_search = auto)")
+        if let refusal = serverSearch.refusal(capabilities: connection.serverCapabilities) {
+            note("fetching every message: " + refusal)
             return nil
         }
         // The newest new message, fetched as the run will fetch every candidate: the
@@ -40,10 +36,7 @@ extension MailboxRunner {
         // search parses each header, so the candidates' FETCH does not read the files a
         // second time), and its From is the probe's value.
         let newest = uids[uids.count - 1]
-        let inbox = mailbox.uppercased() == "INBOX" && commands != nil
-        let fields = parts.contains(.text) ? nil
-            : headerFields.map { inbox ? Array(Set($0).union(DigestCommandReader.headerFields)).sorted() : $0 }
-        let sample = try connection.fetch([newest], parts: parts, headerFields: fields).first { $0.uid == newest }
+        let sample = try connection.fetch([newest], parts: parts, headerFields: firstFetchFields).first { $0.uid == newest }
         guard try trustsSearch(on: connection, probing: newest, sample: sample, uidValidity: uidValidity) else { return nil }
         let search = key.simplified
         // The same range as the probe's form: first to last new UID.
@@ -60,7 +53,7 @@ extension MailboxRunner {
     /// once per server and set of capabilities (`ServerSearchVerdict`).
     private func trustsSearch(on connection: MailConnection, probing uid: UInt32, sample item: FetchedMessage?,
                               uidValidity: UInt32) throws -> Bool {
-        // `off` and Gmail were settled before the sample was fetched.
+        // `off` and Gmail were settled before the sample was fetched (`refusal`).
         guard serverSearch == .auto else { return serverSearch == .substring }
         let capabilities = connection.serverCapabilities
         if let verdict = ServerSearchVerdict.load(store: store.root, account: account),

@@ -221,11 +221,9 @@ public struct MailboxRunner {
         // Command messages of the digest, with their whole bytes when fetched.
         var candidates: [(uid: UInt32, message: Message, bytes: [UInt8]?)] = []
         let inbox = mailbox.uppercased() == "INBOX" ? commands : nil
-        // Fetched with the named fields only (plus those that tell a digest command):
-        // messages without a Message-ID need the whole header for their identity (its
-        // hash), should an action record them.
-        let narrowed = parts.contains(.text) ? nil
-            : headerFields.map { inbox == nil ? $0 : Array(Set($0).union(DigestCommandReader.headerFields)).sorted() }
+        // Fetched with the named fields only: messages without a Message-ID need the
+        // whole header for their identity (its hash), should an action record them.
+        let narrowed = firstFetchFields
         var needHeader: [UInt32] = []
         // Fetched in chunks: only the parsed messages of the batch stay, not every
         // chunk's raw answer. The next chunk's FETCH runs on a second thread while
@@ -277,16 +275,21 @@ public struct MailboxRunner {
         // header: these fetches take a quarter of a header chunk at a time.
         for (uids, refetch, size) in [(needText, MessageParts.all, max(1, options.fetchSize / 4)),
                                       (needHeader, parts, max(1, options.fetchSize))] {
-            var start = 0
-            while start < uids.count {
-                let chunk = Array(uids[start..<min(start + size, uids.count)])
-                start += chunk.count
+            for chunk in ChunkFetches.split(uids, size: size) {
                 for item in try connection.fetch(chunk, parts: refetch) {
                     if let i = position[item.uid] { classified[i].message = makeMessage(item) }
                 }
             }
         }
         return classified
+    }
+
+    /// The header fields every message's first FETCH asks for: the rules' (plus those
+    /// that tell a digest command, in INBOX with a digest), or nil for the whole header.
+    var firstFetchFields: [String]? {
+        guard !parts.contains(.text), let headerFields else { return nil }
+        guard mailbox.uppercased() == "INBOX", commands != nil else { return headerFields }
+        return Array(Set(headerFields).union(DigestCommandReader.headerFields)).sorted()
     }
 
     /// Fetches `uids` with a `snippetPrefixBytes` text prefix and puts each message
@@ -310,11 +313,7 @@ public struct MailboxRunner {
         }
         guard let parsePrefix, !uids.isEmpty else { return unsettled + uids }
         let named = unsettled
-        let size = max(1, options.fetchSize)
-        var start = 0
-        while start < uids.count {
-            let chunk = Array(uids[start..<min(start + size, uids.count)])
-            start += chunk.count
+        for chunk in ChunkFetches.split(uids, size: options.fetchSize) {
             guard let fetched = try connection.fetch(chunk, textPrefix: snippetPrefixBytes) else { return named + uids }
             var got = Set<UInt32>()
             for item in fetched {
@@ -350,13 +349,10 @@ public struct MailboxRunner {
                                    on connection: MailConnection) throws -> [UInt32]? {
         guard let parsePrefix else { return uids }
         var unsettled: [UInt32] = []
-        let size = max(1, options.fetchSize)
-        var start = 0
-        while start < uids.count {
-            let chunk = Array(uids[start..<min(start + size, uids.count)])
+        let chunks = ChunkFetches.split(uids, size: options.fetchSize)
+        for (number, chunk) in chunks.enumerated() {
             guard let fetched = try connection.fetch(chunk, textPrefix: snippetPrefixBytes, headerFields: Self.snippetHeaderFields)
-            else { return start == 0 ? nil : unsettled + uids[start...] }
-            start += chunk.count
+            else { return number == 0 ? nil : unsettled + chunks[number...].joined() }
             var got = Set<UInt32>()
             for item in fetched {
                 guard let i = position[item.uid] else { continue }

@@ -53,17 +53,12 @@ enum CheckCommand: Command {
     /// Whether a run narrows by the server's SEARCH, for `check --connect`.
     private static func narrowingLine(_ narrowing: ServerNarrowing, account: AccountSection, on connection: MailConnection) -> String {
         guard let key = narrowing.key else { return "every new message is fetched: " + (narrowing.reason ?? "") }
-        switch account.serverSearch {
-        case .off:
-            return "every new message is fetched: server_search = off"
-        case .auto where connection.serverCapabilities.contains("X-GM-EXT-1"):
-            return "every new message is fetched: Gmail's SEARCH matches whole words, not substrings"
-        case .auto:
-            return "UID SEARCH \(key.imap) picks the messages to fetch on \(connection.serverName) if the run's probe "
-                + "finds that its SEARCH matches substrings (server_search = auto)"
-        case .substring:
-            return "UID SEARCH \(key.imap) picks the messages to fetch on \(connection.serverName) (server_search = substring)"
+        if let refusal = account.serverSearch.refusal(capabilities: connection.serverCapabilities) {
+            return "every new message is fetched: " + refusal
         }
+        return "UID SEARCH \(key.imap) picks the messages to fetch on \(connection.serverName)"
+            + (account.serverSearch == .auto ? " if the run's probe finds that its SEARCH matches substrings (server_search = auto)"
+                                             : " (server_search = substring)")
     }
 
     /// Logs in to each account, lists its folders and shows each named folder's name
