@@ -8,12 +8,22 @@ import Foundation
 enum Spawn {
     /// Starts `argv` and returns its pid.
     static func start(_ argv: [String], errorFile: String) throws -> pid_t {
+        try launch(argv, output: "/dev/null", errorFile: errorFile)
+    }
+
+    /// Starts `argv` with standard input from /dev/null, standard output into `output`
+    /// and standard error into `errorFile` (nil: into `output` too); its pid.
+    private static func launch(_ argv: [String], output: String, errorFile: String?) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let errorFile {
+            posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
@@ -49,19 +59,6 @@ enum Spawn {
 extension Spawn {
     /// Runs `argv` to the end with standard output and error into `output`; its exit status.
     static func runCapturing(_ argv: [String], output: String) throws -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
-        guard result == 0 else {
-            throw NSError(domain: "Spawn", code: Int(result), userInfo: [NSLocalizedDescriptionKey: "cannot run \(argv[0]): errno \(result)"])
-        }
-        return wait(pid)
+        wait(try launch(argv, output: output, errorFile: nil))
     }
 }
