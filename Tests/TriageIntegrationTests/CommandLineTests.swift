@@ -7,6 +7,8 @@ import XCTest
 /// command, `triage help CMD`, `--`, and the one error for a directory where a
 /// file is expected.
 final class CommandLineTests: XCTestCase {
+    /// The moment the reminders below are added at: their due days stay in the future whatever the calendar says.
+    static let fixedNow = "2026-06-01T09:00:00Z"
     private var folder = ""
     private var config = ""
 
@@ -137,7 +139,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(run.err, "triage: run: unexpected argument '--help'; see 'triage run --help'\n")
 
         // A title that starts with dashes, after --; --help there is a word too.
-        let add = try triage(["remind", "add", "--config", config, "--", "--help", "me", "-v", "on", "2027-01-15"])
+        let add = try triage(["remind", "add", "--config", config, "--now", Self.fixedNow, "--", "--help", "me", "-v", "on", "2027-01-15"])
         XCTAssertEqual(add.status, 0, add.err)
         XCTAssertTrue(add.out.hasPrefix("added: ") && add.out.hasSuffix(" --help me -v (due 2027-01-15)\n"), add.out)
         let list = try triage(["remind", "--config", config])
@@ -149,7 +151,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(value.status, 66)
         XCTAssertTrue(value.err.contains("--help") && value.err.contains("no configuration file"), value.err)
         // In remind, a word with one dash is a word (as before the table), -h is still help.
-        let dash = try triage(["remind", "add", "Buy", "milk", "-urgent", "on", "2027-01-16", "--config", config])
+        let dash = try triage(["remind", "add", "Buy", "milk", "-urgent", "on", "2027-01-16", "--config", config, "--now", Self.fixedNow])
         XCTAssertEqual(dash.status, 0, dash.err)
         XCTAssertTrue(try triage(["remind", "--config", config]).out.contains("2027-01-16  Buy milk -urgent"))
         XCTAssertTrue(try triage(["remind", "add", "Buy", "-h"]).out.hasPrefix("usage: triage remind"))
