@@ -201,13 +201,16 @@ public enum SieveExporter {
     /// An address field value both triage (libetpan's grammar, then its recovery of what
     /// the grammar refuses) and Sieve read as the same mailboxes: a comma-separated list of
     /// plain `local@domain`, each bare or in `<...>` after an optional name of plain words
-    /// or one quoted string, or an empty group. Anything else (a name holding `@` or `<`
+    /// or one quoted string, or a group of such (`Team: a@x, b@y;`, `undisclosed-recipients:;`).
+    /// Anything else (a name holding `@` or `<`
     /// unquoted, two `<...>`, a route, comments, a missing comma) the two read differently.
     static let cleanAddressList: String = {
         let address = "[A-Za-z0-9_+-]+([.][A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+([.][A-Za-z0-9-]+)*"
         let name = "([^][<>@,;:\\\\\"()[:cntrl:]]+|\"[^\"\\\\[:cntrl:]]*\")"
         let mailbox = "(\(address)|(\(name)[[:blank:]]*)?<\(address)>)"
-        return "^[[:blank:]]*(\(mailbox)([[:blank:]]*,[[:blank:]]*\(mailbox))*)?[[:blank:]]*$"
+        let mailboxes = "(\(mailbox)([[:blank:]]*,[[:blank:]]*\(mailbox))*)"
+        let item = "(\(mailbox)|\(name)[[:blank:]]*:[[:blank:]]*\(mailboxes)?[[:blank:]]*;)"
+        return "^[[:blank:]]*(\(item)([[:blank:]]*,[[:blank:]]*\(item))*)?[[:blank:]]*$"
     }()
 
     /// The script's first lines when a test reads addresses: a message whose address
