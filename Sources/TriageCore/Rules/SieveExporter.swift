@@ -2,8 +2,10 @@
 /// into one Sieve script (RFC 5228 with `fileinto`, `imap4flags` RFC 5232 and
 /// `variables` RFC 5229, all in Pigeonhole), and names every rule it leaves to triage.
 ///
-/// Exact means: for every message, the folder and flags the script gives equal what
-/// `triage test` plans. So only terms Sieve answers the same way are taken: whole
+/// Exact means: for every message the script acts on, the folder and flags it gives
+/// equal what `triage test` plans. A message whose address fields Sieve's parser could
+/// read otherwise than triage's (see `cleanAddressList`) is left alone by the script,
+/// for triage to file at its next run. So only terms Sieve answers the same way are taken: whole
 /// addresses, `me`, domains (`from:@bank.example`, with subdomains), `list:*` and
 /// `header:NAME:*`, combined with AND, OR and NOT. Word matching (`subject:`, names,
 /// bare words) is not: Sieve's `:contains` finds `cat` in `concatenate`, triage's
