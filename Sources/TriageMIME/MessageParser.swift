@@ -187,8 +187,7 @@ public enum MessageParser {
 
     /// The index after a leading mbox `From ` line, or 0 when there is none.
     private static func mboxSeparatorEnd(_ buffer: UnsafeBufferPointer<UInt8>) -> Int {
-        let prefix: [UInt8] = Array("From ".utf8)
-        guard buffer.count > prefix.count, zip(buffer, prefix).allSatisfy({ $0 == $1 }) else { return 0 }
+        guard MisplacedEnvelopeLines.startsWithEnvelope(buffer, at: 0) else { return 0 }
         guard let newline = buffer.firstIndex(of: 0x0A) else { return 0 }
         return newline + 1
     }

@@ -44,10 +44,15 @@ enum MisplacedEnvelopeLines {
         }
     }
 
-    private static func startsWithEnvelope(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+    /// Whether the line at `i` is an envelope line: `From ` and not `From :`, which is
+    /// a From field in RFC 5322's obsolete syntax (4.5.1: blanks before the colon),
+    /// read as one by IMAP servers and Sieve, so triage reads it too.
+    static func startsWithEnvelope(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
         guard i + envelope.count <= bytes.count else { return false }
         for k in envelope.indices where bytes[i + k] != envelope[k] { return false }
-        return true
+        var j = i + envelope.count
+        while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 { j += 1 }
+        return j == bytes.count || bytes[j] != 0x3A
     }
 
     /// A field name (printable, no colon), optional blanks, then `:`.

@@ -2,8 +2,10 @@
 /// into one Sieve script (RFC 5228 with `fileinto`, `imap4flags` RFC 5232 and
 /// `variables` RFC 5229, all in Pigeonhole), and names every rule it leaves to triage.
 ///
-/// Exact means: for every message, the folder and flags the script gives equal what
-/// `triage test` plans. So only terms Sieve answers the same way are taken: whole
+/// Exact means: for every message the script acts on, the folder and flags it gives
+/// equal what `triage test` plans. A message whose address fields Sieve's parser could
+/// read otherwise than triage's (see `cleanAddressList`) is left alone by the script,
+/// for triage to file at its next run. So only terms Sieve answers the same way are taken: whole
 /// addresses, `me`, domains (`from:@bank.example`, with subdomains), `list:*` and
 /// `header:NAME:*`, combined with AND, OR and NOT. Word matching (`subject:`, names,
 /// bare words) is not: Sieve's `:contains` finds `cat` in `concatenate`, triage's
@@ -36,6 +38,7 @@ public enum SieveExporter {
         let identities = rules.environment.identities.map { $0.lowercased() }
         var blocker: CompiledRule?
         var body: [String] = []
+        var reads = Reads()
         for rule in rules.rules {
             let serverSide = rule.actions.contains { $0.serverEffect != nil || $0 == .stop }
             if let blocker {
@@ -51,12 +54,14 @@ public enum SieveExporter {
                 continue
             }
             do {
-                let test = try self.test(rule.queryNode, identities: identities)
+                var ruleReads = reads
+                let test = try self.test(rule.queryNode, identities: identities, reads: &ruleReads)
                 let actions = try self.actions(rule.actions, archiveFolder: archiveFolder, namespace: namespace, folders: &result.folders)
                 body.append("# rule \(comment(rule.name)) (\(comment(rule.path)):\(rule.line))")
                 body.append("if allof (string :is \"${stop}\" \"\", \(test)) {")
                 body += actions.map { "  " + $0 }
                 body.append("}")
+                reads = ruleReads
                 if rule.actions.contains(where: { $0.storeEffect != nil }) { result.localActions.append(rule) }
             } catch let reason as Unexportable {
                 result.leftToTriage.append((rule, reason.text))
@@ -66,12 +71,16 @@ public enum SieveExporter {
                 blocker = rule
             }
         }
+        var extensions = ["fileinto", "imap4flags", "variables"]
+        if reads.regex { extensions += ["regex", "index"] }
+        if !reads.addressFields.isEmpty { extensions += ["relational", "comparator-i;ascii-numeric"] }
         var lines = [
             "# Made by triage export sieve: the rules a server can evaluate at delivery exactly",
             "# as triage does. triage does the rest, and the local actions, when it runs.",
-            "require [\"fileinto\", \"imap4flags\", \"variables\"];",
+            "require [" + extensions.map(quote).joined(separator: ", ") + "];",
             "",
         ]
+        lines += guardLines(reads)
         lines += body
         if !body.isEmpty { lines.append("") }
         lines += [
@@ -94,17 +103,19 @@ public enum SieveExporter {
 
     // MARK: - Tests
 
-    static func test(_ node: QueryNode, identities: [String]) throws -> String {
+    static func test(_ node: QueryNode, identities: [String], reads: inout Reads) throws -> String {
         switch node {
-        case .and(let items): return "allof (" + (try items.map { try test($0, identities: identities) }).joined(separator: ", ") + ")"
-        case .or(let items): return "anyof (" + (try items.map { try test($0, identities: identities) }).joined(separator: ", ") + ")"
-        case .not(let child): return "not " + (try test(child, identities: identities))
+        case .and(let items):
+            return "allof (" + (try items.map { try test($0, identities: identities, reads: &reads) }).joined(separator: ", ") + ")"
+        case .or(let items):
+            return "anyof (" + (try items.map { try test($0, identities: identities, reads: &reads) }).joined(separator: ", ") + ")"
+        case .not(let child): return "not " + (try test(child, identities: identities, reads: &reads))
         case .invalid: throw Unexportable("the rule has an error")
-        case .term(let term): return try test(term, identities: identities)
+        case .term(let term): return try test(term, identities: identities, reads: &reads)
         }
     }
 
-    private static func test(_ term: QueryTerm, identities: [String]) throws -> String {
+    private static func test(_ term: QueryTerm, identities: [String], reads: inout Reads) throws -> String {
         let what = term.text
         switch term.predicate {
         case .address(let field, let pattern):
@@ -115,27 +126,35 @@ public enum SieveExporter {
             case .deliveredto: throw Unexportable("\(what): the server adds Delivered-To at delivery, around the script")
             default: throw Unexportable("\(what): not an address field")
             }
+            // triage reads the first From and Reply-To field, and every To and Cc field.
+            let index = header == "from" || header == "reply-to" ? ":index 1 " : ""
+            let test: String
             switch pattern {
             case .me:
                 guard !identities.isEmpty, identities.allSatisfy(isPlainAddress) else {
                     throw Unexportable("\(what): an address of 'me' is not plain ASCII, which Sieve compares otherwise")
                 }
-                return "address :all :comparator \"i;ascii-casemap\" :is \"\(header)\" \(list(identities))"
+                test = "address \(index):all :comparator \"i;ascii-casemap\" :is \"\(header)\" \(list(identities))"
             case .address(let address):
                 guard isPlainAddress(address) else { throw Unexportable("\(what): not a plain ASCII address") }
-                return "address :all :comparator \"i;ascii-casemap\" :is \"\(header)\" \(quote(address))"
+                test = "address \(index):all :comparator \"i;ascii-casemap\" :is \"\(header)\" \(quote(address))"
             case .domain(let domain):
                 guard isPlainDomain(domain) else { throw Unexportable("\(what): not a plain ASCII domain") }
-                return "anyof (address :domain :comparator \"i;ascii-casemap\" :is \"\(header)\" \(quote(domain)), "
-                    + "address :domain :comparator \"i;ascii-casemap\" :matches \"\(header)\" \(quote("*." + domain)))"
+                test = "anyof (address \(index):domain :comparator \"i;ascii-casemap\" :is \"\(header)\" \(quote(domain)), "
+                    + "address \(index):domain :comparator \"i;ascii-casemap\" :matches \"\(header)\" \(quote("*." + domain)))"
             case .glob, .words, .domainOrWords:
                 throw Unexportable("\(what): matches whole words of names and addresses, which Sieve's :contains cannot express")
             }
+            if !reads.addressFields.contains(header) { reads.addressFields.append(header) }
+            reads.regex = true
+            return test
         case .list(let id):
             guard id == "*" else {
                 throw Unexportable("\(what): triage compares the List-Id's <id> by domain-style suffix, which Sieve's header tests cannot take apart exactly")
             }
-            return "exists \"list-id\""
+            reads.regex = true
+            return listPresent
+
         case .header(let name, nil):
             guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
                 throw Unexportable("\(what): not a plain header name")
@@ -160,6 +179,68 @@ public enum SieveExporter {
         case .olderThan, .newerThan, .after, .before:
             throw Unexportable("\(what): dates are compared with the time triage runs, not delivery")
         }
+    }
+
+    // MARK: - Headers read the same way
+
+    /// What the exported tests read, for the guard in front of them.
+    struct Reads {
+        /// Address fields (`from`, `to`, `cc`, `reply-to`) that address tests read, in first-use order.
+        var addressFields: [String] = []
+        /// Whether the script needs `regex` and `index`.
+        var regex = false
+    }
+
+    /// How many To or Cc fields the guard looks at; a message with more is left to triage.
+    static let checkedFieldCount = 3
+
+    /// `list:*` as triage reads the first List-Id: the text inside the last `<...>`
+    /// (when that `<` is closed), else the whole value, must not be blank.
+    static let listPresent = "anyof (header :index 1 :regex \"list-id\" \(quote("<[^<>]*[^<>[:space:][:cntrl:]][^<>]*>[^<]*$")), "
+        + "allof (not header :index 1 :regex \"list-id\" \(quote("<[^<>]*>[^<]*$")), "
+        + "header :index 1 :regex \"list-id\" \(quote("[^[:space:][:cntrl:]]"))))"
+
+    /// An address field value both triage (libetpan's grammar, then its recovery of what
+    /// the grammar refuses) and Sieve read as the same mailboxes: a comma-separated list of
+    /// plain `local@domain`, each bare or in `<...>` after an optional name of plain words
+    /// or one quoted string, or a group of such (`Team: a@x, b@y;`, `undisclosed-recipients:;`).
+    /// Anything else (a name holding `@` or `<`
+    /// unquoted, two `<...>`, a route, comments, a missing comma) the two read differently.
+    static let cleanAddressList: String = {
+        let address = "[A-Za-z0-9_+-]+([.][A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+([.][A-Za-z0-9-]+)*"
+        let name = "([^][<>@,;:\\\\\"()[:cntrl:]]+|\"[^\"\\\\[:cntrl:]]*\")"
+        let mailbox = "(\(address)|(\(name)[[:blank:]]*)?<\(address)>)"
+        let mailboxes = "(\(mailbox)([[:blank:]]*,[[:blank:]]*\(mailbox))*)"
+        let item = "(\(mailbox)|\(name)[[:blank:]]*:[[:blank:]]*\(mailboxes)?[[:blank:]]*;)"
+        return "^[[:blank:]]*(\(item)([[:blank:]]*,[[:blank:]]*\(item))*)?[[:blank:]]*$"
+    }()
+
+    /// The script's first lines when a test reads addresses: a message whose address
+    /// fields are not all in a form Sieve reads exactly as triage does is left alone
+    /// (kept in the inbox, nothing set), and `triage run` files it as it would any message.
+    private static func guardLines(_ reads: Reads) -> [String] {
+        guard !reads.addressFields.isEmpty else { return [] }
+        var tests: [String] = []
+        for field in reads.addressFields {
+            if field == "from" || field == "reply-to" {
+                tests.append("anyof (not exists \(quote(field)), header :index 1 :regex \(quote(field)) \(quote(cleanAddressList)))")
+                continue
+            }
+            tests.append("header :count \"le\" :comparator \"i;ascii-numeric\" \(quote(field)) \"\(checkedFieldCount)\"")
+            for index in 1...checkedFieldCount {
+                tests.append("anyof (header :count \"lt\" :comparator \"i;ascii-numeric\" \(quote(field)) \"\(index)\", "
+                    + "header :index \(index) :regex \(quote(field)) \(quote(cleanAddressList)))")
+            }
+        }
+        return [
+            "# Address fields Sieve could read otherwise than triage (a display name holding an",
+            "# address, two <...>, a route, comments, encoded addresses): such a message is left",
+            "# in the inbox untouched, and triage files it when it runs.",
+            "if not allof (" + tests.joined(separator: ",\n    ") + ") {",
+            "  stop;",
+            "}",
+            "",
+        ]
     }
 
     // MARK: - Actions
