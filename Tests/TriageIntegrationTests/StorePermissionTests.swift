@@ -54,7 +54,7 @@ final class StorePermissionTests: XCTestCase {
 
     /// Every command that opens the store stops with 78, saying `expected`, and runs no password command.
     private func assertRefused(_ expected: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        for command in [["run"], ["digest"], ["queue"], ["remind"], ["status"], ["sync"], ["export", "ics"]] {
+        for command in [["run"], ["digest", "--preview"], ["queue"], ["remind"], ["status"], ["sync"], ["export", "ics"]] {
             let result = try triage(command)
             XCTAssertEqual(result.status, 78, "\(command): \(result.err)", file: file, line: line)
             for text in expected {
@@ -121,7 +121,7 @@ final class StorePermissionTests: XCTestCase {
         XCTAssertEqual(chown(store, getuid(), getgid()), 0)
         XCTAssertEqual(mkdir(store + "/digest", 0o700), 0)
         XCTAssertEqual(chown(store + "/digest", 65534, 65534), 0)
-        let result = try triage(["digest"])
+        let result = try triage(["digest", "--preview"])
         XCTAssertEqual(result.status, 78, result.err)
         XCTAssertTrue(result.err.contains("have root run: chown -R \(getuid()) \(store)/digest"), result.err)
     }
