@@ -11,20 +11,30 @@ public struct CalDAVClient: Sendable {
 
     /// The HTTP side (TLS, credentials, limits).
     public var http: HTTPClient
+    /// Where the credentials may go: the configured url's origin, nowhere else.
+    let origin: CalDAVOrigin
     /// Called after each request that changes the server (`caldav PUT`), for the crash tests.
     public var checkpoint: (@Sendable (String) -> Void)?
     /// Receives one line per request (method, path, status) for --verbose.
     public var trace: (@Sendable (String) -> Void)?
 
-    /// Creates a client.
-    public init(http: HTTPClient) { self.http = http }
+    /// Creates a client for the section whose `url` is `configuredURL`: every
+    /// request goes to that url's scheme, host and port, or is not made.
+    public init(http: HTTPClient, configuredURL: String) {
+        self.http = http
+        self.origin = CalDAVOrigin(configuredURL: configuredURL)
+    }
 
     /// Sends a request, following up to three redirects (discovery answers 301/302);
     /// `kind` names a REPORT in the trace (`sync-collection`).
     /// With `remembered` (a URL kept from an earlier sync, which may have moved) a
     /// redirect or a 403 is returned to the caller, not followed or thrown.
+    /// Nothing is sent off the configured origin (`CalDAVOrigin`): a URL from an
+    /// href or a redirect that leads elsewhere is a configuration error (78).
     func send(_ request: HTTPRequest, kind: String? = nil, remembered: Bool = false) throws -> HTTPResponse {
         var request = request
+        // Every URL but the configured one came from an answer (an href, a remembered discovery).
+        try origin.check(request.url, "pointed (in an href of its answer) to")
         for _ in 0..<4 {
             let response: HTTPResponse
             do {
@@ -35,10 +45,8 @@ public struct CalDAVClient: Sendable {
             trace?("\(request.method)\(kind.map { " " + $0 } ?? "") \(CalDAVURL.path(of: request.url)) -> \(response.status)")
             if !remembered, [301, 302, 307, 308].contains(response.status), let location = response.headers["location"] {
                 let next = CalDAVURL.resolve(location, against: request.url)
-                // Credentials go only where they went before: same scheme and host.
-                guard CalDAVURL.origin(of: next) == CalDAVURL.origin(of: request.url) || next.hasPrefix("https://") else {
-                    throw CalDAVError(.tempFail, "CalDAV \(WebhookPoster.origin(of: request.url)): redirected to \(WebhookPoster.origin(of: next)), which is not https")
-                }
+                try origin.check(next, "redirected \(request.method) \(ControlCharacters.replaced(in: CalDAVURL.path(of: request.url))) "
+                                 + "(HTTP \(response.status)) to")
                 request.url = next
                 continue
             }
@@ -131,6 +139,8 @@ public struct CalDAVClient: Sendable {
     /// gone, moved or no longer ours (404, 410, 403 or a redirect), so the caller
     /// discovers it again.
     public func calendars(inRemembered home: String) throws -> [CalDAVCalendar]? {
+        // Found elsewhere by an older triage: discover again (which refuses it, saying why).
+        guard origin.admits(home) else { return nil }
         let body = """
         <?xml version="1.0" encoding="utf-8"?>
         <d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/"><d:prop>\(Self.collectionProps)</d:prop></d:propfind>

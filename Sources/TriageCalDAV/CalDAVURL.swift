@@ -18,7 +18,12 @@ enum CalDAVURL {
 
     /// `href` (absolute URL, absolute path, or relative path) against `base`.
     static func resolve(_ href: String, against base: String) -> String {
-        if href.contains("://") { return href }
+        if let schemeEnd = href.firstRange(of: "://"), href[..<schemeEnd.lowerBound].first?.isLetter == true,
+           href[..<schemeEnd.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) {
+            return href  // absolute (its origin is checked before any request)
+        }
+        // A network-path reference (`//host/path`): another host, which `CalDAVOrigin` then refuses.
+        if href.hasPrefix("//"), let colon = base.firstIndex(of: ":") { return base[..<colon] + ":" + href }
         if href.hasPrefix("/") { return origin(of: base) + href }
         var folder = path(of: base)
         if !folder.hasSuffix("/") { folder = String(folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)]) + "/" }

@@ -1,4 +1,5 @@
 import Foundation
+import TriageCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,8 +58,10 @@ public enum FileTrust {
     public static func problem(_ info: stat, path: String, what: String, consequence: String) -> String? {
         let user = getuid()
         if info.st_uid != user && info.st_uid != 0 {
+            let folder = info.st_mode & S_IFMT == S_IFDIR
             return "\(what) belongs to \(name(of: info.st_uid)), but triage runs as \(name(of: user)) and trusts only "
-                + "its own files and root's: \(consequence); copy it to a file of your own, or have root run: chown \(user) \(path)"
+                + "its own files and root's: \(consequence); copy it to a \(folder ? "folder" : "file") of your own, "
+                + "or have root run: chown \(folder ? "-R " : "")\(user) \(path)"
         }
         let writable = info.st_mode & 0o022
         if writable != 0 {
@@ -68,6 +71,23 @@ public enum FileTrust {
         }
         return nil
     }
+
+    /// Why the store may not be trusted, or nil: the first of its folders
+    /// (`Store.trustedFolders`, links followed; missing ones are skipped, triage
+    /// makes them 0700) that belongs to another user or that group or others may
+    /// write. The store holds the digest's command secret and what triage acts on.
+    public static func storeProblem(_ store: Store) -> String? {
+        for folder in store.trustedFolders {
+            let what = folder == store.root ? "the store folder \(folder)" : "the store's folder \(folder)"
+            if let problem = folderProblem(folder, what: what, consequence: strangerStore) {
+                return problem
+            }
+        }
+        return nil
+    }
+
+    static let strangerStore = "whoever can write there can replace the digest's command secret (and so forge Done links "
+        + "and reply commands) or the records and run state triage acts on"
 
     /// `uid N (NAME)`, or `uid N` when the user has no name.
     private static func name(of uid: uid_t) -> String {

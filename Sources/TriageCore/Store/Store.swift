@@ -112,6 +112,15 @@ public final class Store {
 
     // MARK: - Paths
 
+    /// The store folder and the folders directly in it, whose owner and mode the
+    /// commands check before using the store (`digest/` holds the command secret,
+    /// `state/` where each mailbox's run stopped): whoever may write one of them could
+    /// plant a secret or records, or rewind a run. Paths only; the caller checks them.
+    public var trustedFolders: [String] {
+        [root] + [QueueEntry.kindFolder, Reminder.kindFolder, DigestEntry.kindFolder, WebhookDelivery.kindFolder, "state", "caldav"]
+            .map { root + "/" + $0 }
+    }
+
     /// The folder of a kind's status (`ROOT/queue/open`).
     public func folder<R: StoreRecord>(_ type: R.Type, _ status: String) -> String {
         root + "/" + R.kindFolder + "/" + status

@@ -23,7 +23,7 @@ enum SyncCommand: Command {
         notes: "Exit status: 0 success; 64 usage error; 65 an unreadable sync state; 66 no configuration file; "
             + "75 a server that cannot be reached or answers wrongly, or another triage holds the store's lock; "
             + "77 the server refused the login; 78 a configuration problem (no [caldav NAME] section, a missing list "
-            + "with create_lists = no).")
+            + "with create_lists = no, a server that redirects or points to another origin than url's).")
 
     static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
         guard a.positional.isEmpty else {

@@ -44,7 +44,7 @@ enum CalDAVService {
         }
         let http = HTTPClient(trust: TLSTrust(caFile: section.caFile), user: section.user, password: password,
                               timeout: Double(section.timeout ?? 60))
-        var client = CalDAVClient(http: http)
+        var client = CalDAVClient(http: http, configuredURL: section.url)
         client.checkpoint = checkpoint
         if verbose {
             client.trace = { line in context.out("caldav \(section.name): \(ControlCharacters.replaced(in: line))\n") }

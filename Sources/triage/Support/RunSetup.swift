@@ -27,7 +27,12 @@ struct RunSetup {
     private static func load(configOption: String?, context: Context, withRules: Bool) throws -> RunSetup {
         let config = try configuration(configOption, context: context)
         let zone = config.triage.timeZone ?? TimeZone.current
-        let store = try Store.open(path: config.triage.store ?? context.defaultStorePath(), timeZone: zone)
+        let storePath = config.triage.store ?? context.defaultStorePath()
+        // As the configuration: a store others may write is refused before anything uses it.
+        if let problem = FileTrust.storeProblem(Store(path: storePath, timeZone: zone)) {
+            throw SimpleError(.config, problem)
+        }
+        let store = try Store.open(path: storePath, timeZone: zone)
         var rules: CompiledRules?
         var warnings = ""
         if withRules {
