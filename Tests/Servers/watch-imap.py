@@ -4,7 +4,9 @@
     watch-imap.py DIR MODE CERT KEY
 
 Implicit TLS (CERT, KEY), any number of connections one after the other or at
-once; a mailbox INBOX holding one message, accepting any login. Writes its port
+once; a mailbox INBOX holding one message, accepting any login. Each connection
+gets the mode in DIR/mode when that file exists (the test changes it), else MODE;
+a connection idling in normal mode is closed when DIR/mode changes. Writes its port
 to DIR/ready.json and appends "SECONDS CONNECTION COMMAND" to DIR/commands for
 each command line it gets (SECONDS since the server started; LOGIN arguments
 masked). MODE:
@@ -14,6 +16,7 @@ masked). MODE:
                      closes the connection right after
   exists-flood       a normal session, but in IDLE announces "* N EXISTS" without
                      pause (N growing) until DONE, which it answers
+  normal             a normal session
 Stops on SIGTERM or when its parent goes away.
 """
 import json
@@ -37,6 +40,14 @@ header = b"From: a@example.test\r\nSubject: old\r\nMessage-ID: <old@example.test
 body = b"Hello.\r\n"
 
 
+def current_mode():
+    try:
+        with open(os.path.join(work, "mode")) as f:
+            return f.read().strip() or mode
+    except OSError:
+        return mode
+
+
 def note(number, text):
     with lock:
         log.write("%.3f %d %s\n" % (time.monotonic() - started, number, text))
@@ -49,6 +60,7 @@ class Closed(Exception):
 class Session:
     def __init__(self, conn, number):
         self.conn, self.number, self.buffer = conn, number, b""
+        self.mode = current_mode()
 
     def send(self, text):
         self.conn.sendall(text.encode() if isinstance(text, str) else text)
@@ -70,11 +82,11 @@ class Session:
 
     def idle(self, tag):
         self.send("+ idling\r\n")
-        if mode == "close-on-idle":
+        if self.mode == "close-on-idle":
             raise Closed()
         count = 1
         while True:
-            if mode == "exists-flood":
+            if self.mode == "exists-flood":
                 count += 1
                 self.send("* %d EXISTS\r\n" % count)
                 waiting = 0.001
@@ -85,7 +97,7 @@ class Session:
                 note(self.number, done)
                 self.send("%s OK idle done\r\n" % tag)
                 return
-            if os.getppid() != parent:
+            if self.mode != "exists-flood" and (os.getppid() != parent or current_mode() != self.mode):
                 raise Closed()
 
     def serve(self):
@@ -103,7 +115,7 @@ class Session:
             elif command.startswith("LOGIN") or command.startswith("AUTHENTICATE"):
                 self.send("%s OK [CAPABILITY %s] logged in\r\n" % (tag, caps))
             elif command.startswith("SELECT") or command.startswith("EXAMINE"):
-                if mode == "close-after-login":
+                if self.mode == "close-after-login":
                     raise Closed()
                 self.send("* 1 EXISTS\r\n* 0 RECENT\r\n* FLAGS (\\Seen \\Deleted)\r\n"
                           "* OK [PERMANENTFLAGS (\\Seen \\Deleted \\*)] ok\r\n"
