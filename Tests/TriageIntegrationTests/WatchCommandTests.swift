@@ -321,7 +321,8 @@ final class WatchCommandTests: XCTestCase {
         // login process may linger after its master is gone) goes unnoticed.
         let box = try box("watch-restart", server: server, triageLines: [("idle_interval", "10")])
         defer { box.remove() }
-        let watch = try WatchProcess(config: box.folder.config)
+        // Scaled: an outage is over once a connection stayed up 3 s (not a minute).
+        let watch = try WatchProcess(config: box.folder.config, environment: WatchProcess.timeScale)
         watch.waitUntilWatching()
         try box.append(["watch before"])
         XCTAssertTrue(box.waitUntilDone(1), watch.out + watch.err)
@@ -337,13 +338,18 @@ final class WatchCommandTests: XCTestCase {
         sleep(4)
         try server.restart()
         XCTAssertTrue(box.waitUntilDone(3), "INBOX \(box.count("INBOX")): \(watch.err)")
+        // Said once the connection has held (3 s scaled).
+        XCTAssertTrue(WatchProcess.waitUntil(30) {
+            lines(watch.err, containing: "connected again, and up") == lines(watch.err, containing: "trying again after")
+        }, watch.err)
 
         XCTAssertEqual(watch.stop(), 0)
         XCTAssertEqual(box.queueRecords.count, 3, box.queueRecords.joined(separator: "\n"))
-        // Once per outage, not once per attempt.
+        // Once per outage, not once per attempt (the restart and the halt are one
+        // outage when the connection between them was up less than the 3 s).
         let losses = lines(watch.err, containing: "trying again after growing pauses")
         XCTAssertTrue((1...2).contains(losses), watch.err)
-        XCTAssertEqual(lines(watch.err, containing: "connected again; taking"), losses, watch.err)
+        XCTAssertEqual(lines(watch.err, containing: "connected again, and up"), losses, watch.err)
     }
 
     func testCutAndSilentConnections() throws {
@@ -353,12 +359,13 @@ final class WatchCommandTests: XCTestCase {
         try proxy.set(.pass)
         let box = try box("watch-cut", port: proxy.port, accountLines: ["timeout": "2"], triageLines: [("idle_interval", "5")])
         defer { box.remove() }
-        let watch = try WatchProcess(config: box.folder.config)
+        let watch = try WatchProcess(config: box.folder.config, environment: WatchProcess.timeScale)
         watch.waitUntilWatching()
 
-        // The network drops: seen at once (the socket closes), connected again after a second.
+        // The network drops: seen at once (the socket closes), connected again after a
+        // pause (0.05 s scaled), said once that connection has held (3 s scaled).
         try proxy.cutLive()
-        XCTAssertTrue(WatchProcess.waitUntil(30) { watch.err.contains("connected again; taking") }, watch.err)
+        XCTAssertTrue(WatchProcess.waitUntil(30) { watch.err.contains("connected again, and up") }, watch.err)
         try box.append(["watch after cut"])
         XCTAssertTrue(box.waitUntilDone(1), "INBOX \(box.count("INBOX")): \(watch.err)")
 
@@ -368,6 +375,7 @@ final class WatchCommandTests: XCTestCase {
         sleep(1)
         try box.append(["watch after silence"])
         XCTAssertTrue(box.waitUntilDone(2), "INBOX \(box.count("INBOX")): \(watch.err)")
+        XCTAssertTrue(WatchProcess.waitUntil(30) { lines(watch.err, containing: "connected again, and up") == 2 }, watch.err)
 
         XCTAssertEqual(watch.stop(), 0)
         XCTAssertEqual(box.queueRecords.count, 2, box.queueRecords.joined(separator: "\n"))
@@ -375,7 +383,113 @@ final class WatchCommandTests: XCTestCase {
         // Usually DONE; IDLE when the freeze came as the IDLE was being renewed.
         XCTAssertTrue(watch.err.contains("no answer to DONE INBOX within 2 s")
                       || watch.err.contains("no answer to IDLE INBOX within 2 s"), watch.err)
-        XCTAssertEqual(lines(watch.err, containing: "connected again; taking"), 2, watch.err)
+        XCTAssertEqual(lines(watch.err, containing: "connected again, and up"), 2, watch.err)
+    }
+
+    // MARK: - Hostile servers (Tests/Servers/watch-imap.py)
+
+    /// A configuration watching INBOX on each of `servers` (an account per server,
+    /// named by the key), with a 2 s timeout.
+    private func scripted(_ purpose: String, _ servers: KeyValuePairs<String, WatchIMAPServer>) throws -> TestFolder {
+        let dovecot = try DovecotServer.shared()
+        let folder = try TestFolder(purpose, rules: Self.rules)
+        var sections = [ConfigSection.triage()]
+        for (name, server) in servers {
+            sections.append(ConfigSection("account \(name)", [
+                "url": "imaps://localhost:\(server.port)", "user": "me@example.test",
+                "password_command": "cat \(folder.dir)/pw", "ca_file": dovecot.caFile, "timeout": "2", "mailboxes": "INBOX",
+            ]))
+        }
+        try folder.writeConfig(sections)
+        return folder
+    }
+
+    /// The review's proxies: one closes each connection right after login (at the
+    /// first SELECT), one on IDLE. Every login succeeds, so the old loop reset its
+    /// pause each time and logged in about once a second (20 logins in 20 s on each,
+    /// and a "connected again" line each time); a connection that fails within a minute
+    /// is the same outage: 1, 2, 4, 8 s pauses (logins at 0, 1, 3, 7, 15 s: 5 in 20 s),
+    /// one line each, nothing else. Real time, no scale.
+    func testServerClosingRightAfterLoginOrOnIdleIsOneOutageWithGrowingPauses() throws {
+        let dovecot = try DovecotServer.shared()
+        let afterLogin = try WatchIMAPServer(.closeAfterLogin, dovecot: dovecot)
+        defer { afterLogin.stop() }
+        let onIdle = try WatchIMAPServer(.closeOnIdle, dovecot: dovecot)
+        defer { onIdle.stop() }
+        let folder = try scripted("watch-closing", ["login": afterLogin, "idle": onIdle])
+        defer { folder.remove() }
+        let watch = try WatchProcess(config: folder.config)
+        sleep(20)
+        let logins = (afterLogin: afterLogin.count(" LOGIN "), onIdle: onIdle.count(" LOGIN "))
+        print("watch against closing servers: \(logins.afterLogin) logins (closed after login), "
+              + "\(logins.onIdle) (closed on IDLE) in 20 s")
+        XCTAssertEqual(watch.stop(), 0, watch.err)
+        for (name, count) in [("after login", logins.afterLogin), ("on IDLE", logins.onIdle)] {
+            XCTAssertTrue((3...6).contains(count), "closed \(name): \(count) logins in 20 s, not once a second: \(watch.err)")
+        }
+        for name in ["login", "idle"] {
+            XCTAssertEqual(lines(watch.err, containing: "\(name)/INBOX: "), 1, "said once: \(watch.err)")
+            XCTAssertEqual(lines(watch.err, containing: "\(name)/INBOX: localhost:"), 1, "names the server: \(watch.err)")
+        }
+        XCTAssertEqual(lines(watch.err, containing: "trying again after growing pauses"), 2, watch.err)
+        XCTAssertEqual(lines(watch.err, containing: "connected again"), 0, watch.err)
+    }
+
+    /// Only a connection that stayed up (a minute; 3 s at the tests' time scale) ends
+    /// the outage: then "connected again" is said, once, and the next loss is a new
+    /// outage, said, whose pauses start from the first again.
+    func testAConnectionThatStaysUpEndsTheOutage() throws {
+        let server = try WatchIMAPServer(.closeOnIdle, dovecot: try DovecotServer.shared())
+        defer { server.stop() }
+        let folder = try scripted("watch-settle", ["test": server])
+        defer { folder.remove() }
+        let watch = try WatchProcess(config: folder.config, environment: WatchProcess.timeScale)
+        // Scaled pauses 0.05, 0.1, 0.2 ... 1.6 s: about 6 logins in 2 s, not 40.
+        sleep(2)
+        let flapping = server.count(" LOGIN ")
+        XCTAssertTrue((3...8).contains(flapping), "\(flapping) logins in 2 s: \(watch.err)")
+        XCTAssertEqual(lines(watch.err, containing: "trying again"), 1, watch.err)
+
+        try server.set(.normal)
+        let fixed = Date()
+        XCTAssertTrue(WatchProcess.waitUntil(30) { watch.err.contains("connected again") }, watch.err)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(fixed), WatchProcess.scaledSettle, "said once it held")
+        XCTAssertEqual(lines(watch.err, containing: "test/INBOX: connected again, and up for 3 s now"), 1, watch.err)
+
+        // A new outage: said again, and the pauses start over (0.05, 0.1, 0.2, 0.4 s).
+        let before = server.count(" LOGIN ")
+        try server.set(.closeOnIdle)
+        XCTAssertTrue(WatchProcess.waitUntil(10) { lines(watch.err, containing: "trying again") == 2 }, watch.err)
+        usleep(1_500_000)
+        XCTAssertGreaterThanOrEqual(server.count(" LOGIN ") - before, 3, "from the first pause again: \(watch.err)")
+        XCTAssertEqual(watch.stop(), 0, watch.err)
+        XCTAssertEqual(lines(watch.err, containing: "connected again"), 1, watch.err)
+    }
+
+    /// A server that never stops announcing (`* N EXISTS` without pause in IDLE): at
+    /// most one pass a second (the old loop made one per notice, about 19 a second
+    /// against this script), and SIGTERM still ends `watch` within 2 s.
+    func testExistsFloodIsCoalescedAndSIGTERMEndsIt() throws {
+        let server = try WatchIMAPServer(.existsFlood, dovecot: try DovecotServer.shared())
+        defer { server.stop() }
+        let folder = try scripted("watch-flood", ["test": server])
+        defer { folder.remove() }
+        let watch = try WatchProcess(config: folder.config)
+        watch.waitUntilWatching()
+        let start = server.count(" SELECT ")
+        sleep(6)
+        let passes = server.count(" SELECT ") - start
+        print("watch against an EXISTS flood: \(passes) passes in 6 s")
+        XCTAssertTrue((3...7).contains(passes), "\(passes) passes in 6 s: one a second, not one per notice")
+        let selects = server.commands.filter { $0.text.contains(" SELECT ") }.map(\.seconds)
+        let closest = zip(selects, selects.dropFirst()).map { $1 - $0 }.min() ?? 1
+        XCTAssertGreaterThan(closest, 0.75, "passes about a second apart (as the server sees them): \(selects.prefix(20))")
+        let signalled = Date()
+        XCTAssertEqual(watch.stop(within: 10), 0, watch.err)
+        let took = Date().timeIntervalSince(signalled)
+        print("watch against an EXISTS flood: SIGTERM to exit \(String(format: "%.2f", took)) s")
+        XCTAssertLessThan(took, 2, "SIGTERM ends it within 2 s during the flood")
+        XCTAssertEqual(watch.err, "")
     }
 
     func testChangedPasswordIsTriedAgainAndSaidOnce() throws {
@@ -385,7 +499,7 @@ final class WatchCommandTests: XCTestCase {
         try proxy.set(.pass)
         let box = try box("watch-password", port: proxy.port, accountLines: ["timeout": "2"])
         defer { box.remove() }
-        let watch = try WatchProcess(config: box.folder.config)
+        let watch = try WatchProcess(config: box.folder.config, environment: WatchProcess.timeScale)
         watch.waitUntilWatching()
 
         // The password changed on the server and the connection drops: every login is refused.
@@ -393,7 +507,7 @@ final class WatchCommandTests: XCTestCase {
         try proxy.cutLive()
         XCTAssertTrue(WatchProcess.waitUntil(30) { watch.err.contains("trying again") }, watch.err)
         try box.append(["watch while refused"])
-        sleep(4)  // attempts after 1, 2 (and 4) s, all refused
+        sleep(4)  // attempts after 0.05, 0.1, 0.2 ... 1.6 s (scaled), all refused
         XCTAssertEqual(box.count("INBOX"), 1)
         // One line for the drop, one for the refusal: not one per attempt.
         XCTAssertEqual(lines(watch.err, containing: "trying again"), 2, "once per cause: \(watch.err)")
@@ -402,8 +516,9 @@ final class WatchCommandTests: XCTestCase {
         // The user updates it: the next attempt gets in and takes what arrived.
         try DovecotServer.password.write(toFile: box.folder.dir + "/pw", atomically: true, encoding: .utf8)
         XCTAssertTrue(box.waitUntilDone(1), "INBOX \(box.count("INBOX")): \(watch.err)")
+        XCTAssertTrue(WatchProcess.waitUntil(30) { watch.err.contains("connected again, and up") }, watch.err)
         XCTAssertEqual(watch.stop(), 0)
-        XCTAssertEqual(lines(watch.err, containing: "connected again; taking"), 1, watch.err)
+        XCTAssertEqual(lines(watch.err, containing: "connected again, and up"), 1, watch.err)
         XCTAssertEqual(box.queueRecords.count, 1, box.queueRecords.joined(separator: "\n"))
     }
 }

@@ -18,10 +18,12 @@ enum WatchCommand: Command {
         and `run` may still be used beside it). Without IDLE on the server, and for
         maildir: accounts, it looks every poll_interval seconds (default 60). Sends
         the day's digest at its hour. A lost connection (server restart, network
-        down, no answer, password refused) is tried again after growing pauses
-        (1 s doubling up to 5 minutes), said once on standard error; the mail that
-        arrived meanwhile is processed then. SIGTERM or SIGINT end it after the
-        batch under way, with exit status 0. See docs/watch.md.
+        down, no answer, password refused, closed right after login) is tried
+        again after growing pauses (1 s doubling up to 5 minutes, until a
+        connection stays up a minute), said once on standard error; the mail that
+        arrived meanwhile is processed then. A mailbox gets at most one pass a
+        second. SIGTERM or SIGINT end it after the batch under way, with exit
+        status 0. See docs/watch.md.
         """,
         options: [
             .flag("-v", "--verbose", help: "say how each mailbox is watched, and per-message decisions"),
@@ -57,6 +59,7 @@ enum WatchCommand: Command {
             defer { setup.store.unlock() }
             try setup.store.finishInterruptedUpdates()
         }
-        return WatchLoop(setup: setup, context: context, accounts: accounts, verbose: verbose).run()
+        return WatchLoop(setup: setup, context: context, accounts: accounts, verbose: verbose,
+                         policy: WatchTimeScale.policy(context.environment)).run()
     }
 }

@@ -27,17 +27,18 @@ final class MailboxWatch {
     var dirty = true
     /// When to look again on a connection without IDLE.
     var nextPoll = Date.distantPast
+    /// When the last pass began: passes are at least `WatchLoop.passGap` apart.
+    var lastPass = Date.distantPast
     /// When to try to connect again.
     var nextAttempt = Date.distantPast
-    var backoff = ReconnectBackoff()
-    /// The exit status of the failure last reported in this outage, nil while the
-    /// connection is up: one line per outage and cause, not one per attempt.
-    var reportedFailure: ExitStatus?
+    /// The pauses between attempts, and what to say when (once per outage and cause).
+    var policy: ReconnectPolicy
 
-    init(account: AccountSection, mailbox: String, filed: Bool = false) {
+    init(account: AccountSection, mailbox: String, filed: Bool = false, policy: ReconnectPolicy) {
         self.account = account
         self.mailbox = mailbox
         self.filed = filed
+        self.policy = policy
     }
 
     /// `account/mailbox`, for messages.

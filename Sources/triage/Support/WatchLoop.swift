@@ -9,10 +9,13 @@ import TriageIMAP
 /// (poll) in one thread, so batches never overlap and the store sees one writer.
 ///
 /// Each pass of a mailbox is `RunCommand.runMailbox`, the very step `triage run`
-/// takes, under the store lock taken for that batch only. A connection that fails
-/// (server gone, network down, silence, password refused) is dropped and tried
-/// again after a doubling pause (`ReconnectBackoff`); the runner's saved state
-/// makes the first pass after it take exactly what arrived meanwhile.
+/// takes, under the store lock taken for that batch only, at most one a second
+/// per mailbox (`passGap`: a server that never stops announcing gets one pass a
+/// second, not one per notice). A connection that fails (server gone, network down,
+/// silence, password refused, closed right after login) is dropped and tried again
+/// after a pause that doubles for as long as no connection stays up a minute
+/// (`ReconnectPolicy`); the runner's saved state makes the first pass after it
+/// take exactly what arrived meanwhile.
 final class WatchLoop {
     private let setup: RunSetup
     private let context: Context
@@ -30,11 +33,18 @@ final class WatchLoop {
     private var nextDigestCheck = Date.distantPast
     /// After a failed send: not before this (not after every batch either).
     private var digestRetryAt = Date.distantPast
+    /// The reconnect policy each mailbox starts with.
+    private let policy: ReconnectPolicy
 
     /// How often the digest's hour is looked for, and how long after a failed send it is tried again.
     static let digestCheck = 60.0, digestRetry = 600.0
+    /// The shortest time between the starts of two passes of one mailbox, in seconds:
+    /// what a server announces meanwhile is taken by the next pass.
+    static let passGap = 1.0
 
-    init(setup: RunSetup, context: Context, accounts: [AccountSection], verbose: Bool) {
+    init(setup: RunSetup, context: Context, accounts: [AccountSection], verbose: Bool,
+         policy: ReconnectPolicy = ReconnectPolicy()) {
+        self.policy = policy
         self.setup = setup
         self.context = context
         self.verbose = verbose
@@ -43,7 +53,9 @@ final class WatchLoop {
         var options = RunOptions()
         options.batchSize = RunCommand.defaultBatchSize(parts: parts, options.batchSize)
         self.options = options
-        watches = accounts.flatMap { account in account.mailboxes.map { MailboxWatch(account: account, mailbox: $0) } }
+        watches = accounts.flatMap { account in
+            account.mailboxes.map { MailboxWatch(account: account, mailbox: $0, policy: policy) }
+        }
         pollInterval = Double(setup.config.triage.pollInterval ?? 60)
         idleInterval = Double(min(setup.config.triage.idleInterval ?? 1740, 1740))
         if setup.config.digest == nil { nextDigestCheck = .distantFuture }
@@ -58,7 +70,13 @@ final class WatchLoop {
             for watch in watches where watch.connection == nil && watch.nextAttempt <= now && !stopping {
                 connect(watch)
             }
-            let due = watches.filter { $0.connection != nil && $0.idleSince == nil && ($0.dirty || $0.nextPoll <= now) }
+            for watch in watches where watch.connection != nil && watch.policy.recovered(at: now) {
+                sayRecovered(watch)
+            }
+            let due = watches.filter {
+                $0.connection != nil && $0.idleSince == nil && ($0.dirty || $0.nextPoll <= now)
+                    && $0.lastPass.addingTimeInterval(Self.passGap) <= now
+            }
             var digestDue = false
             // Once a minute, and after mail (as at the end of each `run`): mail may have
             // made the first entry of a day whose hour has passed.
@@ -69,7 +87,9 @@ final class WatchLoop {
             }
             if !stopping && (!due.isEmpty || digestDue) { processBatch(due, digest: digestDue) }
             if stopping { break }
-            for watch in watches where watch.connection != nil && watch.idleSince == nil {
+            // Not while a pass is pending (it waits for `passGap`): the server's next
+            // notice would end the IDLE at once, again and again.
+            for watch in watches where watch.connection != nil && watch.idleSince == nil && !watch.dirty {
                 guard let idler = watch.idler else { continue }
                 do {
                     try idler.startIdle()
@@ -98,15 +118,14 @@ final class WatchLoop {
             watch.shared = try RunCommand.accountSetup(watch.account, on: connection, setup: setup, options: options,
                                                        context: context)
             addFiled(watch)
-            if watch.reportedFailure != nil {
-                context.err("triage: watch: \(watch.name): connected again; taking what arrived meanwhile\n")
-            } else if verbose {
+            // In an outage it is said once the connection has held (`sayRecovered`):
+            // one that closes again within the minute is the same outage.
+            if verbose && !watch.policy.inOutage {
                 let how = watch.idler != nil ? "IDLE" : "a look every \(Int(pollInterval)) s (no IDLE)"
                 let what = watch.filed ? " (a folder the Sieve script files into)" : ""
                 context.out("\(watch.name): watching with \(how)\(what)\n")
             }
-            watch.backoff.succeeded()
-            watch.reportedFailure = nil
+            watch.policy.connected(at: Date())
             watch.dirty = true
         } catch {
             lost(watch, error)
@@ -121,7 +140,7 @@ final class WatchLoop {
     private func addFiled(_ watch: MailboxWatch) {
         for folder in watch.shared.filed
         where !watches.contains(where: { $0.account.name == watch.account.name && $0.mailbox == folder }) {
-            watches.append(MailboxWatch(account: watch.account, mailbox: folder, filed: true))
+            watches.append(MailboxWatch(account: watch.account, mailbox: folder, filed: true, policy: policy))
         }
     }
 
@@ -129,14 +148,29 @@ final class WatchLoop {
     /// and again only when the cause changes (the server is back but refuses the password).
     private func lost(_ watch: MailboxWatch, _ error: Error) {
         watch.drop()
-        let pause = watch.backoff.failed()
-        watch.nextAttempt = Date().addingTimeInterval(pause)
+        let now = Date()
         let status = (error as? TriageError)?.exitStatus ?? .software
-        guard watch.reportedFailure != status else { return }
-        watch.reportedFailure = status
+        let failure = watch.policy.failed(at: now, cause: status)
+        if failure.recoveredFirst { sayRecovered(watch) }
+        watch.nextAttempt = now.addingTimeInterval(failure.pause)
+        guard failure.say else { return }
         let reason = (error as? TriageError)?.message ?? "\(error)"
         context.err("triage: watch: \(watch.name): \(reason); trying again after growing pauses "
-                    + "(up to \(Int(watch.backoff.cap / 60)) minutes); says when it is connected again\n")
+                    + "(up to \(Self.duration(watch.policy.cap))) until a connection stays up "
+                    + "for \(Self.duration(watch.policy.settle)); says when one has\n")
+    }
+
+    /// The end of an outage: a connection made during it has stayed up `settle` seconds.
+    private func sayRecovered(_ watch: MailboxWatch) {
+        context.err("triage: watch: \(watch.name): connected again, and up for \(Self.duration(watch.policy.settle)) "
+                    + "now; what arrived meanwhile was taken\n")
+    }
+
+    /// `5 minutes`, `1 minute`, `3 s`: a duration for a message.
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        guard whole >= 60, whole % 60 == 0 else { return seconds >= 1 ? "\(whole) s" : String(format: "%.2f s", seconds) }
+        return whole == 60 ? "1 minute" : "\(whole / 60) minutes"
     }
 
     // MARK: - Batches
@@ -161,6 +195,7 @@ final class WatchLoop {
         defer { store.unlock() }
         for watch in due {
             guard let connection = watch.connection else { continue }
+            watch.lastPass = now
             do {
                 _ = try RunCommand.runMailbox(watch.mailbox, account: watch.account, on: connection, setup: setup,
                                               options: options, shared: watch.shared, parts: parts, printer: printer,
@@ -216,13 +251,16 @@ final class WatchLoop {
         for watch in watches {
             if watch.connection == nil {
                 until = min(until, watch.nextAttempt)
-            } else if let since = watch.idleSince, let idler = watch.idler {
+                continue
+            }
+            if let settles = watch.policy.settlesAt { until = min(until, settles) }
+            if let since = watch.idleSince, let idler = watch.idler {
                 until = min(until, since.addingTimeInterval(idleInterval))
                 descriptors.append(pollfd(fd: idler.idleDescriptor, events: Int16(POLLIN), revents: 0))
                 idling.append(watch)
                 buffered = buffered || idler.hasBufferedInput
             } else {
-                until = min(until, watch.dirty ? now : watch.nextPoll)
+                until = min(until, max(watch.dirty ? now : watch.nextPoll, watch.lastPass.addingTimeInterval(Self.passGap)))
             }
         }
         let milliseconds = buffered ? 0 : Int32(max(0, min(until.timeIntervalSince(now), 3600)) * 1000)

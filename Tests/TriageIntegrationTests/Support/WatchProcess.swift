@@ -8,8 +8,9 @@ final class WatchProcess {
     private let outPath: String
     private let errPath: String
 
-    /// Starts `triage watch --config CONFIG --verbose ARGS`.
-    init(config: String, arguments: [String] = []) throws {
+    /// Starts `triage watch --config CONFIG --verbose ARGS`, with `environment` added
+    /// to this process's (`TRIAGE_TEST_TIME_SCALE`: see `timeScale`).
+    init(config: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
         let base = NSTemporaryDirectory() + "triage-watch-\(UUID().uuidString.prefix(8))"
         outPath = base + ".out"
         errPath = base + ".err"
@@ -17,6 +18,7 @@ final class WatchProcess {
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         process.executableURL = TriageProcess.binary
         process.arguments = ["watch", "--config", config, "--verbose"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle(forWritingAtPath: outPath)
         process.standardError = FileHandle(forWritingAtPath: errPath)
@@ -31,6 +33,12 @@ final class WatchProcess {
         try? FileManager.default.removeItem(atPath: outPath)
         try? FileManager.default.removeItem(atPath: errPath)
     }
+
+    /// `watch`'s reconnect policy 20 times as fast (Sources/triage/Support/WatchTimeScale.swift):
+    /// pauses from 0.05 s up to 15 s, and an outage is over once a connection stayed up 3 s.
+    static let timeScale = ["TRIAGE_TEST_TIME_SCALE": "0.05"]
+    /// How long a connection stays up to end an outage under `timeScale`.
+    static let scaledSettle = 3.0
 
     var pid: pid_t { process.processIdentifier }
     var isRunning: Bool { process.isRunning }
