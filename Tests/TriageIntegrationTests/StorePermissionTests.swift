@@ -54,7 +54,7 @@ final class StorePermissionTests: XCTestCase {
 
     /// Every command that opens the store stops with 78, saying `expected`, and runs no password command.
     private func assertRefused(_ expected: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        for command in [["run"], ["digest", "--preview"], ["queue"], ["remind"], ["status"], ["sync"], ["export", "ics"]] {
+        for command in [["check"], ["run"], ["digest", "--preview"], ["queue"], ["remind"], ["status"], ["sync"], ["export", "ics"]] {
             let result = try triage(command)
             XCTAssertEqual(result.status, 78, "\(command): \(result.err)", file: file, line: line)
             for text in expected {

@@ -11,7 +11,8 @@ enum CheckCommand: Command {
         summary: "validate the configuration and every rule file",
         usage: ["check [--connect] [--config FILE]"],
         about: """
-        Reads the configuration and every *.rules file of its rules folder. Prints
+        Reads the configuration and every *.rules file of its rules folder, and looks at
+        who may write the store's folders (as every command that opens it does). Prints
         nothing and exits 0 when all is well; otherwise prints every problem to
         standard error, each with its file, line and column, and exits 78 (66 when
         the configuration file is missing, unreadable or a directory). Warnings (a
@@ -43,10 +44,14 @@ enum CheckCommand: Command {
         // A ca_file that cannot be read fails only when a run connects: say so now.
         let fileProblems = TrustFileCheck.problems(configuration)
         if !fileProblems.isEmpty { context.err(fileProblems.map { $0.rendered + "\n" }.joined()) }
+        // A store others may write is refused by every command that opens it: say so before cron finds out.
+        let storePath = configuration.triage.store ?? context.defaultStorePath()
+        let storeProblem = FileTrust.storeProblem(Store(path: storePath, timeZone: configuration.triage.timeZone ?? TimeZone.current))
+        if let storeProblem { context.err("triage: \(storeProblem)\n") }
         let loaded = RulesFolder.load(configuration, today: today)
         // Warnings (a rule that may not mean what it says) are shown; only errors fail.
         if !loaded.diagnostics.isEmpty { context.err(loaded.rendered) }
-        if loaded.hasErrors || !fileProblems.isEmpty { return .config }
+        if loaded.hasErrors || !fileProblems.isEmpty || storeProblem != nil { return .config }
         return a.has("--connect") ? try connect(configuration, rules: loaded.rules, context: context) : .ok
     }
 
