@@ -230,9 +230,9 @@ public struct MailboxRunner {
         guard let uid = verdict.skip else { return inHand }
         let known = [record.subject.map { "Subject \"\($0)\"" }, record.messageID.map { "Message-ID <\($0)>" }].compactMap { $0 }
         let described = known.isEmpty ? "not parsed yet when it died" : known.joined(separator: ", ")
-        let problem = "triage died twice while processing this message (UID \(uid), \(described)), so it is skipped: "
-            + "it stays on the server, untouched; handle it by hand (docs/run.md)"
-        report(.warning(account: account, mailbox: mailbox, "UID \(uid): skipped: \(problem)"))
+        let problem = "skipped: triage died twice while processing this message (UID \(uid), \(described)); "
+            + "it stays on the server, untouched: see to it by hand (docs/run.md)"
+        report(.warning(account: account, mailbox: mailbox, problem))
         try reportSkipped(uid: uid, uidValidity: status.uidValidity, subject: record.subject, messageID: record.messageID,
                           problem: problem)
         record.skipped.append(uid)

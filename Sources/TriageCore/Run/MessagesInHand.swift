@@ -7,9 +7,9 @@ import Foundation
 ///
 /// The policy (docs/run.md, "A message that crashes triage"): a batch found in
 /// hand is processed again one message at a time, the record naming the single
-/// message in hand; a message is skipped once the process died twice with it in
-/// hand, the second time alone. One death is not enough: a SIGTERM, an OOM kill or
-/// a power cut while one message is in hand says nothing about that message. A
+/// message in hand; a message is skipped once the process died twice with it alone
+/// in hand. One death is not enough: a SIGTERM, an OOM kill or a power cut while
+/// one message is in hand says nothing about that message. A
 /// skipped message stays on the server untouched; it is said on standard error
 /// and in the digest's Problems, and its UID is kept here so `--all` skips it too.
 ///
@@ -38,7 +38,7 @@ public struct MessagesInHand: Codable, Equatable, Sendable {
         case skipped
     }
 
-    /// How many deaths with a message alone in hand (counting one in its batch) make it poison.
+    /// How many deaths with a message alone in hand make it poison.
     public static let poisonDeaths = 2
 
     /// Creates a record.
@@ -92,9 +92,11 @@ public struct MessagesInHand: Codable, Equatable, Sendable {
     /// finished after the record was written.
     public func verdict(done: UInt32) -> (alone: [UInt32], deaths: Int, skip: UInt32?) {
         let pending = uids.filter { $0 > done }
+        // A batch's death counts for none of its messages: each alone starts afresh, so
+        // one more kill (a SIGTERM during the retry) never makes an innocent message poison.
+        guard pending.count == 1 else { return (pending, 0, nil) }
         // A count from a file: never trusted to be small.
         let died = deaths >= Self.poisonDeaths ? Self.poisonDeaths : deaths + 1
-        if pending.count == 1, died >= Self.poisonDeaths { return ([], died, pending[0]) }
-        return (pending, died, nil)
+        return died >= Self.poisonDeaths ? ([], died, pending[0]) : (pending, died, nil)
     }
 }
