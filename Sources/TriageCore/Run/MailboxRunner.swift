@@ -116,11 +116,11 @@ public struct MailboxRunner {
                                     filtered: (pass.sinceStart != nil && !options.all) || pass.arrivedAfter != nil,
                                     on: connection)
         // Messages a process died with in hand: retried alone, or skipped (`MessagesInHand`).
-        var inHand = try takeOverInHand(status: status, saved: saved)
+        var inHand = try takeOverInHand(status: status, saved: saved, journal: pass.journal)
         do {
             let batches = Self.batches(uids, size: max(1, options.batchSize), alone: Set(inHand.alone))
+            let skipped = Set(inHand.record.skipped)
             for (number, batchUIDs) in batches.enumerated() {
-                let skipped = Set(inHand.record.skipped)
                 let fetchUIDs = (wanted.map { wanted in batchUIDs.filter(wanted.contains) } ?? batchUIDs)
                     .filter { !skipped.contains($0) }
                 // The others matched no rule (or are skipped): processed without a fetch.
@@ -221,11 +221,21 @@ public struct MailboxRunner {
     /// (the lock is this run's, so its writer is gone): its batch is retried one
     /// message at a time, and a message that was alone in hand at a second death is
     /// skipped now, reported on standard error and in the digest's Problems.
-    private func takeOverInHand(status: MailboxStatus, saved: MailboxState?) throws -> InHand {
-        guard !options.dryRun, var record = MessagesInHand.load(store: store.root, account: account, mailbox: mailbox),
+    private func takeOverInHand(status: MailboxStatus, saved: MailboxState?, journal: MoveJournal?) throws -> InHand {
+        guard var record = MessagesInHand.load(store: store.root, account: account, mailbox: mailbox),
               record.uidValidity == status.uidValidity else { return InHand(record: MessagesInHand(uidValidity: status.uidValidity)) }
         let done = saved?.uidValidity == status.uidValidity ? saved?.lastUID ?? 0 : 0
         let verdict = record.verdict(done: done)
+        if options.dryRun {
+            // Changes nothing, but does not die on what a real run would skip either.
+            return InHand(record: MessagesInHand(uidValidity: status.uidValidity, skipped: record.skipped + [verdict.skip].compactMap { $0 }))
+        }
+        // Died while moving (the journal names a message in hand): every message of the
+        // batch had been read and classified, so none is to blame, and the moves resume as
+        // one batch, as they began: the journal's proofs (a UIDNEXT mark) hold for the whole
+        // batch only; a copy one message's retry made could pass for another's (identical twins).
+        let begun = Set((journal?.moves.values.flatMap { $0 } ?? []) + (journal?.attempts.flatMap(\.uids) ?? []))
+        if (verdict.alone + [verdict.skip].compactMap { $0 }).contains(where: begun.contains) { return InHand(record: record) }
         var inHand = InHand(record: record, alone: verdict.alone, deaths: verdict.deaths)
         guard let uid = verdict.skip else { return inHand }
         let known = [record.subject.map { "Subject \"\($0)\"" }, record.messageID.map { "Message-ID <\($0)>" }].compactMap { $0 }

@@ -39,11 +39,11 @@ final class MessagesInHandTests: XCTestCase {
     }
 
     @discardableResult
-    private func run(_ connection: InMemoryMailConnection, all: Bool = false, batchSize: Int = 10,
+    private func run(_ connection: InMemoryMailConnection, all: Bool = false, dryRun: Bool = false, batchSize: Int = 10,
                      hook: ((Message) -> Void)? = nil) throws -> MailboxRunner.Outcome {
         var collected: [RunEvent] = []
         var runner = MailboxRunner(account: "acct", mailbox: "INBOX", store: store,
-                                   options: RunOptions(all: all, batchSize: batchSize),
+                                   options: RunOptions(all: all, dryRun: dryRun, batchSize: batchSize),
                                    now: now, parse: parse, classify: classify, report: { collected.append($0) })
         runner.parts = []
         runner.messageHook = hook
@@ -143,6 +143,16 @@ final class MessagesInHandTests: XCTestCase {
         XCTAssertEqual(warnings, [])
         XCTAssertEqual(connection.message(3)!.flags, [])
         XCTAssertEqual(store.digestEntries().records.filter { $0.section == MailboxRunner.problemsSection }.count, 1)
+    }
+
+    func testADryRunSkipsWhatARunWouldSkipAndWritesNothing() throws {
+        let connection = try mailbox()
+        let record = MessagesInHand(uidValidity: 7, uids: [3], deaths: 1)
+        try record.save(store: dir, account: "acct", mailbox: "INBOX")
+        try run(connection, dryRun: true)
+        XCTAssertEqual(fetches(connection), ["fetch 2,4,5 header"])
+        XCTAssertEqual(inHand, record, "left for the real run")
+        XCTAssertEqual(store.digestEntries().records.count, 0)
     }
 
     func testAMessageUnparsedAtItsDeathIsNamedByItsUID() throws {
