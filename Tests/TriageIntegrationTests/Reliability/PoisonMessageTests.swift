@@ -108,6 +108,29 @@ final class PoisonMessageTests: XCTestCase {
         XCTAssertTrue(preview.out.contains("Poison"), preview.out)
     }
 
+    /// `triage watch` under a supervisor that restarts it (systemd's Restart=on-failure):
+    /// it dies on the poison as `run` does, and after the same deaths skips it, says so
+    /// and goes on watching; the other messages are done.
+    func testWatchRestartedAfterEachCrashSkipsThePoisonAndGoesOn() throws {
+        // Without [digest]: a watch reads the real clock, and no digest is wanted here.
+        let config = try String(contentsOfFile: dir + "/triage.conf", encoding: .utf8)
+        try config.replacingOccurrences(of: "timezone = UTC\n", with: "timezone = UTC\npoll_interval = 1\n")
+            .components(separatedBy: "[digest]")[0]
+            .write(toFile: dir + "/triage.conf", atomically: true, encoding: .utf8)
+        for attempt in 1...3 {
+            let watch = try WatchProcess(config: dir + "/triage.conf", environment: crash)
+            XCTAssertEqual(watch.exited(within: 30), -9, "start \(attempt): \(watch.out) \(watch.err)")
+            XCTAssertTrue(watch.err.contains("test hook: crashed on a message"), watch.err)
+        }
+        let watch = try WatchProcess(config: dir + "/triage.conf", environment: crash)
+        watch.waitUntilWatching()
+        XCTAssertTrue(watch.isRunning)
+        XCTAssertTrue(watch.err.contains("triage: home/INBOX: skipped: triage died twice while processing this message (UID 2, "
+                                         + "Subject \"Poison [31mred\", Message-ID <m2@x.test>)"), watch.err)
+        XCTAssertEqual(try flagged(), ["Message-ID: <m1@x.test>", "Message-ID: <m3@x.test>"])
+        XCTAssertEqual(watch.stop(), 0)
+    }
+
     /// From each point of the poison path — a batch in hand after a death, then the
     /// poison alone in hand after two — a run killed at every step k and then rerun
     /// ends exactly as an uninterrupted run from that point: nothing lost, nothing doubled.

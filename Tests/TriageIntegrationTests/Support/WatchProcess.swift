@@ -8,8 +8,8 @@ final class WatchProcess {
     private let outPath: String
     private let errPath: String
 
-    /// Starts `triage watch --config CONFIG --verbose ARGS`.
-    init(config: String, arguments: [String] = []) throws {
+    /// Starts `triage watch --config CONFIG --verbose ARGS`, with `environment` added to this process's.
+    init(config: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
         let base = NSTemporaryDirectory() + "triage-watch-\(UUID().uuidString.prefix(8))"
         outPath = base + ".out"
         errPath = base + ".err"
@@ -17,6 +17,9 @@ final class WatchProcess {
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         process.executableURL = TriageProcess.binary
         process.arguments = ["watch", "--config", config, "--verbose"] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle(forWritingAtPath: outPath)
         process.standardError = FileHandle(forWritingAtPath: errPath)
@@ -56,6 +59,14 @@ final class WatchProcess {
             process.waitUntilExit()
             return nil
         }
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
+    }
+
+    /// Waits up to `seconds` for the process to end by itself; its exit status (negative:
+    /// the signal that killed it), or nil while it still runs.
+    func exited(within seconds: Double) -> Int32? {
+        guard Self.waitUntil(seconds, { !process.isRunning }) else { return nil }
         process.waitUntilExit()
         return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
     }
