@@ -24,20 +24,28 @@ struct UIDList {
         guard let header = lines.first else { return nil }
         let fields = header.split(separator: " ")
         guard fields.count == 2, fields[0].hasPrefix("V"), fields[1].hasPrefix("N"),
-              let v = UInt32(fields[0].dropFirst()), let n = UInt32(fields[1].dropFirst()) else { return nil }
+              let v = UInt32(fields[0].dropFirst()), let n = UInt32(fields[1].dropFirst()),
+              n <= highest else { return nil }
         var list = UIDList(validity: v)
-        list.next = n
+        list.next = max(1, n)
         for line in lines.dropFirst() {
             let parts = line.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, let uid = UInt32(parts[0]) else { continue }
+            guard parts.count == 2, let uid = UInt32(parts[0]), uid > 0 else { continue }
+            // Near the last UID there are none left to give: start over (a new UIDVALIDITY)
+            // rather than trap on a later one (a file another program wrote, or a damaged one).
+            guard uid < highest else { return nil }
             list.entries[String(parts[1])] = uid
-            list.next = max(list.next, uid &+ 1)
+            list.next = max(list.next, uid + 1)
         }
         return list
     }
 
     /// The UID of a base name, if it has one.
     func uid(of base: String) -> UInt32? { entries[base] }
+
+    /// The highest next UID a loaded list may have: far beyond any real folder's
+    /// lifetime, and far enough below `UInt32.max` that `assign` never overflows.
+    static let highest = UInt32.max / 2
 
     /// Gives a new base name the next UID.
     mutating func assign(_ base: String) -> UInt32 {

@@ -144,6 +144,23 @@ final class MaildirRunTests: XCTestCase {
         XCTAssertEqual(records("queue"), 1)
     }
 
+    /// A uidlist whose next UID (or a message's) is the last there is, as another
+    /// program or damage may leave it: started over (a new UIDVALIDITY), not a trap
+    /// on the next UID (`next += 1` overflowed and killed every run).
+    func testAUIDListAtTheLastUIDStartsOverInsteadOfTrapping() throws {
+        try deliver(1, subject: "a receipt")
+        _ = try run(all: true)
+        for header in ["V7 N4294967295\n", "V7 N2\n4294967295 1700000009.M1P1.host\n"] {
+            try header.write(toFile: maildir + "/triage-uidlist", atomically: false, encoding: .utf8)
+            try deliver(2 + header.count, subject: "plain")
+            let (_, events) = try run()
+            XCTAssertTrue(warnings(events).contains { $0.contains("UIDVALIDITY") }, "\(warnings(events))")
+            let list = try String(contentsOfFile: maildir + "/triage-uidlist", encoding: .utf8)
+            XCTAssertFalse(list.contains("4294967295"), list)
+        }
+        XCTAssertEqual(records("queue"), 1)
+    }
+
     /// Sets a delivered message's arrival time (INTERNALDATE: the file's mtime).
     private func arrived(_ n: Int, _ date: Date) throws {
         for sub in ["new", "cur"] {

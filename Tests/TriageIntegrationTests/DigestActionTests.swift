@@ -190,6 +190,35 @@ final class DigestActionTests: XCTestCase {
         XCTAssertEqual(try folder("Trash").map(\.seen), [true])
     }
 
+    /// The review's reproduction: a genuine reply whose snooze is absurdly long once
+    /// made every run die (exit 132, "arithmetic overflow" on n * 7). Now the run ends
+    /// normally, the reply is refused with a clear Problems line, and the other command
+    /// messages and the digest are unaffected.
+    func testACraftedSnoozeIsRefusedAndTheRunGoesOn() throws {
+        let digest = try sendDigest()
+        let digestID = try XCTUnwrap(digest.message_id).trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+        try dovecot.append(user: user, [SeedMessage(text: phoneMessage(subject: "Re: " + (digest.subject ?? ""), inReplyTo: digestID,
+                                                                        body: "snooze 0162 2000000000000000000 weeks\r\n"))])
+        try dovecot.append(user: user, [SeedMessage(text: phoneMessage(subject: "Re: " + (digest.subject ?? ""), inReplyTo: digestID,
+                                                                        body: "done 6aa8\r\n"))])
+        let result = try TriageProcess.run(["run", "--now", "2030-01-15T09:00", "--config", dir + "/triage.conf"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.err.contains("a digest command was ignored: line 1: snooze wants an id and a time of at most 366 days"),
+                      result.err)
+        XCTAssertEqual(try status(Reminder.self, plumber), "open 2030-01-15")
+        XCTAssertEqual(try status(QueueEntry.self, receipt), "done 2030-01-15", "the other reply is obeyed")
+        XCTAssertEqual(try folder("INBOX").count, 1, "the refused reply is left alone")
+        // A second run neither dies nor reports it again.
+        let again = try TriageProcess.run(["run", "--now", "2030-01-15T10:00", "--config", dir + "/triage.conf"])
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertEqual(again.err, "")
+        let preview = try TriageProcess.run(["digest", "--preview", "--text", "--date", "2030-01-16", "--now", "2030-01-16T08:00",
+                                             "--config", dir + "/triage.conf"]).out
+        XCTAssertTrue(preview.contains("! Problems · 1"), preview)
+        XCTAssertTrue(preview.replacingOccurrences(of: "\n  ", with: " ")
+            .contains("a digest command was ignored: line 1: snooze wants an id and a time of at most 366 days"), preview)
+    }
+
     func testForgedOrMisdirectedCommandsChangeNothing() throws {
         let digest = try sendDigest()
         let invoiceDone = try linkSubject(digest, "Done", "ae6b")

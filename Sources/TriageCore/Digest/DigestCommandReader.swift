@@ -131,7 +131,8 @@ public struct DigestCommandReader: Sendable {
             var snooze: Int?
             if verb == "snooze" {
                 guard ids.count >= 2, let days = Self.days(Array(ids.dropFirst())) else {
-                    return .refuse("line \(number): snooze wants an id and a time: snooze 21c1 3 days (or tomorrow, 2 weeks)")
+                    return .refuse("line \(number): snooze wants an id and a time of at most \(Self.maximumSnoozeDays) days: "
+                                   + "snooze 21c1 3 days (or tomorrow, 2 weeks)")
                 }
                 snooze = days
                 ids = [ids[0]]
@@ -157,15 +158,27 @@ public struct DigestCommandReader: Sendable {
         let w = words.map { $0.lowercased() }
         if w == ["tomorrow"] { return 1 }
         guard w.count == 2 else { return nil }
-        let n = w[0] == "a" || w[0] == "one" ? 1 : Int(w[0])
+        // The number is a sender's text: bounded before any arithmetic (a reply with
+        // `snooze 0162 2000000000000000000 weeks` once trapped on the product).
+        let n = w[0] == "a" || w[0] == "one" ? 1 : boundedNumber(w[0], maximum: maximumSnoozeDays)
         guard let n, n > 0 else { return nil }
-        let days: Int
         switch w[1] {
-        case "day", "days": days = n
-        case "week", "weeks": days = n * 7
+        case "day", "days": return n
+        case "week", "weeks": return n <= maximumSnoozeDays / 7 ? n * 7 : nil
         default: return nil
         }
-        return days <= maximumSnoozeDays ? days : nil
+    }
+
+    /// `text` as a number from 0 to `maximum` when it is only ASCII digits; nil for
+    /// anything else (a sign, a longer number), without ever computing a larger value.
+    static func boundedNumber(_ text: String, maximum: Int) -> Int? {
+        var value = 0
+        for byte in text.utf8 {
+            guard (48...57).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - 48)
+            guard value <= maximum else { return nil }
+        }
+        return text.isEmpty ? nil : value
     }
 
     private struct Refusal: Error {

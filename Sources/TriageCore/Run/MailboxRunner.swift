@@ -49,6 +49,9 @@ public struct MailboxRunner {
     public var parsePrefix: (([UInt8]) -> Message?)?
     /// The text prefix tried first for a record's snippet (see `parsePrefix`).
     public var snippetPrefixBytes = 2048
+    /// Called with each fetched message as soon as it is parsed, before the digest
+    /// commands or the rules read it: the poison-message tests make the process die here.
+    public var messageHook: ((Message) -> Void)?
     /// The digest's command messages, recognised in INBOX before the rules; nil: none.
     public var commands: DigestCommandInbox?
     /// Where `archive` takes a message on this account (`ArchiveTarget`); nil when the
@@ -112,25 +115,53 @@ public struct MailboxRunner {
         let wanted = try candidates(among: uids, uidValidity: status.uidValidity,
                                     filtered: (pass.sinceStart != nil && !options.all) || pass.arrivedAfter != nil,
                                     on: connection)
-        var index = 0
-        while index < uids.count {
-            let batchUIDs = Array(uids[index..<min(index + max(1, options.batchSize), uids.count)])
-            index += batchUIDs.count
-            let fetchUIDs = wanted.map { wanted in batchUIDs.filter(wanted.contains) } ?? batchUIDs
-            // The others matched no rule: processed without a fetch.
-            outcome.processed += batchUIDs.count - fetchUIDs.count
-            // Phase 2: fetch and classify.
-            var found = Commands()
-            let classified = try fetchAndClassify(fetchUIDs, pass: pass, on: connection, outcome: &outcome, commands: &found)
-            // Phase 3: plan the records to write and the commands to send.
-            let archives = classified.contains { $0.actions.contains { $0.action == .archive } }
-            var plan = makePlan(classified, archive: archives ? try archive() : nil)
-            plan.commands = found
-            guard !options.dryRun else { continue }
-            // Phase 4: apply: store records, then server actions.
-            try apply(plan, batch: batchUIDs, pass: &pass, on: connection, outcome: &outcome)
-            // Phase 5: save the state, only now that the batch is done.
-            try saveState(after: batchUIDs, finished: index == uids.count, pass: pass)
+        // Messages a process died with in hand: retried alone, or skipped (`MessagesInHand`).
+        var inHand = try takeOverInHand(status: status, saved: saved, journal: pass.journal)
+        do {
+            let batches = Self.batches(uids, size: max(1, options.batchSize), alone: Set(inHand.alone))
+            let skipped = Set(inHand.record.skipped)
+            for (number, batchUIDs) in batches.enumerated() {
+                let fetchUIDs = (wanted.map { wanted in batchUIDs.filter(wanted.contains) } ?? batchUIDs)
+                    .filter { !skipped.contains($0) }
+                // The others matched no rule (or are skipped): processed without a fetch.
+                outcome.processed += batchUIDs.count - fetchUIDs.count
+                // Before the fetch: which messages are in hand, should one of them kill the process.
+                let alone = batchUIDs.count == 1 && inHand.alone.contains(batchUIDs[0])
+                if !options.dryRun, !fetchUIDs.isEmpty {
+                    inHand.record.uids = fetchUIDs
+                    inHand.record.deaths = alone ? inHand.deaths : 0
+                    inHand.record.subject = nil
+                    inHand.record.messageID = nil
+                    try inHand.record.save(store: store.root, account: account, mailbox: mailbox)
+                    checkpoint("in hand")
+                }
+                // Phase 2: fetch and classify.
+                var found = Commands()
+                let classified = try fetchAndClassify(fetchUIDs, pass: pass, on: connection, outcome: &outcome, commands: &found,
+                                                      describe: alone ? { message in
+                                                          // Retried alone after a death: what to name it by if it is skipped.
+                                                          inHand.record.subject = message.subject.map { DigestFormat.oneLine($0, limit: 200) }
+                                                          inHand.record.messageID = message.messageID.map { DigestFormat.oneLine($0, limit: 200) }
+                                                          try inHand.record.save(store: store.root, account: account, mailbox: mailbox)
+                                                      } : nil)
+                // Phase 3: plan the records to write and the commands to send.
+                let archives = classified.contains { $0.actions.contains { $0.action == .archive } }
+                var plan = makePlan(classified, archive: archives ? try archive() : nil)
+                plan.commands = found
+                guard !options.dryRun else { continue }
+                // Phase 4: apply: store records, then server actions.
+                try apply(plan, batch: batchUIDs, pass: &pass, on: connection, outcome: &outcome)
+                // Phase 5: save the state, only now that the batch is done.
+                try saveState(after: batchUIDs, finished: number == batches.count - 1, pass: pass)
+            }
+        } catch {
+            // An error is no crash: nothing in hand is to blame (a lost connection, a full disk).
+            if !options.dryRun { try? inHand.record.clear(store: store.root, account: account, mailbox: mailbox) }
+            throw error
+        }
+        if !options.dryRun, !inHand.record.uids.isEmpty {
+            try inHand.record.clear(store: store.root, account: account, mailbox: mailbox)
+            checkpoint("in hand cleared")
         }
         try finish(uids: uids, pass: pass, on: connection, outcome: &outcome)
         report(.mailboxDone(account: account, mailbox: mailbox, processed: outcome.processed, records: outcome.recordsCreated))
@@ -178,6 +209,72 @@ public struct MailboxRunner {
         var commands = Commands()
     }
 
+    /// What a run carries of `MessagesInHand`: the record it writes (its `uids` not
+    /// empty while a file names them), the UIDs it processes alone and the deaths each carries.
+    private struct InHand {
+        var record: MessagesInHand
+        var alone: [UInt32] = []
+        var deaths = 0
+    }
+
+    /// Phase 1, continued: a record of messages in hand left by a process that died
+    /// (the lock is this run's, so its writer is gone): its batch is retried one
+    /// message at a time, and a message that was alone in hand at a second death is
+    /// skipped now, reported on standard error and in the digest's Problems.
+    private func takeOverInHand(status: MailboxStatus, saved: MailboxState?, journal: MoveJournal?) throws -> InHand {
+        guard var record = MessagesInHand.load(store: store.root, account: account, mailbox: mailbox),
+              record.uidValidity == status.uidValidity else { return InHand(record: MessagesInHand(uidValidity: status.uidValidity)) }
+        let done = saved?.uidValidity == status.uidValidity ? saved?.lastUID ?? 0 : 0
+        let verdict = record.verdict(done: done)
+        if options.dryRun {
+            // Changes nothing, but does not die on what a real run would skip either.
+            return InHand(record: MessagesInHand(uidValidity: status.uidValidity, skipped: record.skipped + [verdict.skip].compactMap { $0 }))
+        }
+        // Died while moving (the journal names a message in hand): every message of the
+        // batch had been read and classified, so none is to blame, and the moves resume as
+        // one batch, as they began: the journal's proofs (a UIDNEXT mark) hold for the whole
+        // batch only; a copy one message's retry made could pass for another's (identical twins).
+        let begun = Set((journal?.moves.values.flatMap { $0 } ?? []) + (journal?.attempts.flatMap(\.uids) ?? []))
+        if (verdict.alone + [verdict.skip].compactMap { $0 }).contains(where: begun.contains) { return InHand(record: record) }
+        var inHand = InHand(record: record, alone: verdict.alone, deaths: verdict.deaths)
+        guard let uid = verdict.skip else { return inHand }
+        let known = [record.subject.map { "Subject \"\($0)\"" }, record.messageID.map { "Message-ID <\($0)>" }].compactMap { $0 }
+        let described = known.isEmpty ? "not parsed yet when it died" : known.joined(separator: ", ")
+        let problem = "skipped: triage died twice while processing this message (UID \(uid), \(described)); "
+            + "it stays on the server, untouched: see to it by hand (docs/run.md)"
+        report(.warning(account: account, mailbox: mailbox, problem))
+        try reportSkipped(uid: uid, uidValidity: status.uidValidity, subject: record.subject, messageID: record.messageID,
+                          problem: problem)
+        record.skipped.append(uid)
+        record.uids = []
+        record.deaths = 0
+        try record.clear(store: store.root, account: account, mailbox: mailbox)
+        checkpoint("in hand skipped")
+        inHand.record = record
+        return inHand
+    }
+
+    /// `uids` in batches of `size`, each UID of `alone` a batch of its own.
+    static func batches(_ uids: [UInt32], size: Int, alone: Set<UInt32>) -> [[UInt32]] {
+        var batches: [[UInt32]] = []
+        var current: [UInt32] = []
+        for uid in uids {
+            if alone.contains(uid) {
+                if !current.isEmpty { batches.append(current) }
+                batches.append([uid])
+                current = []
+            } else {
+                current.append(uid)
+                if current.count == size {
+                    batches.append(current)
+                    current = []
+                }
+            }
+        }
+        if !current.isEmpty { batches.append(current) }
+        return batches
+    }
+
     /// Phase 1: where the walk starts, from the saved state and what the server
     /// said. Returns nil on a first run, after remembering where the mailbox is.
     private func startPoint(status: MailboxStatus, saved: MailboxState?) throws -> Pass? {
@@ -215,7 +312,8 @@ public struct MailboxRunner {
     /// Phase 2: fetches a batch and runs the rules on each message; returns the
     /// messages that have actions, with their text when a record needs the snippet.
     private func fetchAndClassify(_ batchUIDs: [UInt32], pass: Pass, on connection: MailConnection,
-                                  outcome: inout Outcome, commands found: inout Commands) throws -> [Classified] {
+                                  outcome: inout Outcome, commands found: inout Commands,
+                                  describe: ((Message) throws -> Void)? = nil) throws -> [Classified] {
         var classified: [Classified] = []
         var needText: [UInt32] = []
         // Command messages of the digest, with their whole bytes when fetched.
@@ -240,6 +338,8 @@ public struct MailboxRunner {
                 // Not known to have arrived after the cutoff: left alone, like old mail on a first run.
                 if let arrivedAfter = pass.arrivedAfter, (item.internalDate ?? .min) < arrivedAfter.secondsSince1970 { continue }
                 let message = makeMessage(item)
+                try describe?(message)
+                messageHook?(message)
                 if let inbox, inbox.reader.isCandidate(message) {
                     // Before the rules: a command message is obeyed or left alone, never sorted.
                     // A link's message says it all in its subject; only a reply needs its text.
@@ -630,6 +730,21 @@ public struct MailboxRunner {
             batch.add(entry)
         }
         if !batch.isEmpty { _ = try store.write(batch) }
+    }
+
+    /// Puts a message skipped after crashes into the digest's `Problems`, once (the id
+    /// derives from the mailbox, its UIDVALIDITY and the UID, not from the unread message).
+    private func reportSkipped(uid: UInt32, uidValidity: UInt32, subject: String?, messageID: String?, problem: String) throws {
+        let created = Timestamp(now, timeZone: store.timeZone)
+        let action = Action.digest(section: MailboxRunner.problemsSection)
+        let id = RecordID.forMessage(account: account, messageKey: "skipped:\(mailbox)\u{0}\(uidValidity)\u{0}\(uid)",
+                                     rule: "skipped after crashes", actionKey: RecordID.actionKey(action))
+        let summary = MessageSummary(subject: subject ?? "UID \(uid) in \(account)/\(mailbox)", messageID: messageID,
+                                     account: account, mailbox: mailbox, uid: uid, snippet: problem)
+        var batch = StoreBatch()
+        batch.add(DigestEntry(id: id, section: MailboxRunner.problemsSection, created: created,
+                              rule: "skipped after crashes", message: summary))
+        _ = try store.write(batch)
     }
 
     /// Puts a problem of the whole mailbox into the digest's `Problems`, once a day

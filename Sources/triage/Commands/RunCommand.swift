@@ -250,6 +250,7 @@ enum RunCommand: Command {
             classify: { setup.classify($0, now: context.now, folders: folders) },
             report: printer.report)
         runner.checkpoint = checkpoint
+        runner.messageHook = CrashHook.messageHook(context.environment["TRIAGE_TEST_CRASH_SUBJECT"])
         runner.parts = parts
         // TRIAGE_WHOLE_SNIPPET=1 fetches every record's text at full length (the tests
         // compare both ways).

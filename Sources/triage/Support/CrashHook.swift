@@ -1,4 +1,5 @@
 import Foundation
+import TriageCore
 
 /// A test hook: with `TRIAGE_TEST_KILL_AT=k` in the environment, the run kills
 /// itself with SIGKILL at its k-th checkpoint, so tests can check that a rerun after
@@ -20,6 +21,18 @@ final class CrashHook: @unchecked Sendable {
 
     /// Whether the hook is armed (the checkpoints are worth installing).
     var isArmed: Bool { killAt != nil }
+
+    /// A second test hook: with `TRIAGE_TEST_CRASH_SUBJECT=TEXT`, the run dies (SIGKILL)
+    /// as soon as it has parsed a message whose Subject contains TEXT, as a trap on a
+    /// crafted message would; the poison-message tests show the next runs skip it.
+    static func messageHook(_ setting: String?) -> ((Message) -> Void)? {
+        guard let setting, !setting.isEmpty else { return nil }
+        return { message in
+            guard message.subject?.contains(setting) ?? false else { return }
+            FileHandle.standardError.write(Data("triage: test hook: crashed on a message (\(setting))\n".utf8))
+            kill(getpid(), SIGKILL)
+        }
+    }
 
     func checkpoint(_ step: String) {
         guard let killAt else { return }

@@ -121,6 +121,20 @@ final class DigestCommandReaderTests: XCTestCase {
         }
     }
 
+    /// A snooze's number is the sender's text: one beyond any limit is refused, never
+    /// multiplied (`2000000000000000000 weeks` trapped on `n * 7` and crashed every run).
+    func testAHugeSnoozeIsRefusedNotOverflowed() {
+        for time in ["2000000000000000000 weeks", "9223372036854775807 days", "1317624576693539402 weeks",
+                     "99999999999999999999999 days", "53 weeks", "367 days", "-1 days", "+3 days", "0 days", "3 fortnights"] {
+            let reason = refused(read(message(subject: "Re: triage", inReplyTo: digestID), body: "snooze 21c1 \(time)"))
+            XCTAssertTrue(reason.contains("snooze wants an id and a time of at most 366 days"), "\(time): \(reason)")
+        }
+        for (time, days) in [("52 weeks", 364), ("366 days", 366), ("a week", 7), ("007 days", 7), ("tomorrow", 1)] {
+            XCTAssertEqual(read(message(subject: "Re: triage", inReplyTo: digestID), body: "snooze 21c1 \(time)"),
+                           .apply([DigestCommand(verb: .snooze(days: days), kind: "reminders", id: snoozed)]), time)
+        }
+    }
+
     func testApplyingIsIdempotent() throws {
         let store = Store(path: F.freshFolder(), timeZone: F.chicago)
         store.synchronous = false

@@ -68,6 +68,14 @@ final class WatchProcess {
         return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
     }
 
+    /// Waits up to `seconds` for the process to end by itself; its exit status (negative:
+    /// the signal that killed it), or nil while it still runs.
+    func exited(within seconds: Double) -> Int32? {
+        guard Self.waitUntil(seconds, { !process.isRunning }) else { return nil }
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
+    }
+
     /// Polls `condition` every 50 ms for up to `seconds`; whether it came true.
     static func waitUntil(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
