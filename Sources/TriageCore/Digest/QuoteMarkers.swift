@@ -34,7 +34,7 @@ public struct QuoteMarkers: Sendable {
     /// The languages, by how much mail is written in them (at least the 12 the docs promise).
     public static let languages: [Language] = [
         Language(code: "en", wrote: ["wrote", "writes"],
-                 originalMessage: ["original message", "forwarded message", "reply message", "original"],
+                 originalMessage: ["original message", "forwarded message", "reply message"],
                  fromFields: ["from"], otherFields: ["sent", "date", "to", "subject", "cc", "reply-to"],
                  sentFrom: ["sent from ", "sent via ", "get outlook for "]),
         Language(code: "de", wrote: ["schrieb", "geschrieben"],
@@ -75,7 +75,7 @@ public struct QuoteMarkers: Sendable {
                  originalMessage: ["opprinnelig melding", "videresendt melding"],
                  fromFields: ["fra"], otherFields: ["sendt", "dato", "til", "emne", "kopi"],
                  sentFrom: ["sendt fra ", "få outlook for "]),
-        Language(code: "pl", wrote: ["pisze", "napisał", "napisała", "napisal"],
+        Language(code: "pl", wrote: ["pisze", "napisał", "napisała", "napisal", "napisana"],
                  originalMessage: ["wiadomość oryginalna", "oryginalna wiadomość", "wiadomość przekazana"],
                  fromFields: ["od"], otherFields: ["wysłano", "data", "do", "temat", "dw"],
                  sentFrom: ["wysłane z ", "wysłano z ", "pobierz outlook dla "]),
@@ -83,7 +83,7 @@ public struct QuoteMarkers: Sendable {
                  originalMessage: ["исходное сообщение", "пересылаемое сообщение", "пересланное сообщение"],
                  fromFields: ["от"], otherFields: ["отправлено", "дата", "кому", "тема", "копия"],
                  sentFrom: ["отправлено с ", "отправлено из ", "получить outlook для "]),
-        Language(code: "ja", wrote: ["が書きました", "のメッセージ", "書きました"],
+        Language(code: "ja", wrote: ["が書きました", "のメッセージ", "のメール", "書きました"],
                  originalMessage: ["元のメッセージ", "転送されたメッセージ"],
                  fromFields: ["差出人", "送信者"], otherFields: ["送信日時", "日付", "宛先", "件名", "cc"],
                  sentFrom: [], sentFromEnds: ["から送信", "を入手"]),
