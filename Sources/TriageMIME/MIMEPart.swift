@@ -8,6 +8,9 @@ struct MIMEPart {
     var contentType = "text/plain"
     /// The `charset` parameter, if any.
     var charset: String?
+    /// `format=flowed` (RFC 3676), and its `delsp=yes`.
+    var isFlowed = false
+    var deletesSpace = false
     /// Whether `Content-Disposition: attachment`.
     var isDispositionAttachment = false
     /// The name under which the part counts as an attachment (`AttachmentName`), or nil.
@@ -23,6 +26,8 @@ struct MIMEPart {
                                       value: CString.bytes(parameter.pointee.pa_value))
             }
             charset = typeParameters.value("charset")
+            isFlowed = typeParameters.value("format")?.trimmingASCIIWhitespace().lowercased() == "flowed"
+            deletesSpace = typeParameters.value("delsp")?.trimmingASCIIWhitespace().lowercased() == "yes"
         }
         var dispositionParameters = MIMEParameters()
         var dispositionType: String?

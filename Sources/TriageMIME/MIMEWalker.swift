@@ -1,4 +1,5 @@
 import CEtPan
+import TriageCore
 
 /// Walks a libetpan MIME tree, depth-first in document order (as Python's
 /// `Message.walk()` does), collecting attachment names and the snippet text.
@@ -16,6 +17,12 @@ struct MIMEWalker {
     /// Whether `plainText` decodes the same from a prefix as from the whole part (its
     /// charset maps bytes one way whatever follows, and it is no opaque multipart).
     private(set) var plainIsPrefixStable = false
+    /// Set when reading a reply (`MessageParser.replyBody`): the first HTML part is
+    /// read too when there is a text part (multipart/alternative), each up to
+    /// `ParserLimits.replyTextBytes`, and `reply` holds both.
+    var readsReply = false
+    /// The parts of a reply (with `readsReply`).
+    private(set) var reply = ReplyBody()
 
     /// Visits `mime` and its children; nesting beyond `ParserLimits.maxDepth` is ignored.
     mutating func walk(_ mime: UnsafeMutablePointer<mailmime>, depth: Int = 0) {
@@ -27,6 +34,10 @@ struct MIMEWalker {
         switch Int(mime.pointee.mm_type) {
         case Int(MAILMIME_SINGLE):
             guard !part.isDispositionAttachment else { return }
+            if readsReply {
+                readReply(mime, part)
+                return
+            }
             // A multipart without a usable boundary is one opaque part: show its text.
             let isPlain = part.contentType == "text/plain" || part.contentType.hasPrefix("multipart/")
             if isPlain, plainText == nil {
@@ -58,6 +69,24 @@ struct MIMEWalker {
             }
         default:
             break
+        }
+    }
+
+    /// A single part of a reply: the first text/plain (unflowed) and the first
+    /// text/html (as lines, up to its quote structure), whichever comes first.
+    private mutating func readReply(_ mime: UnsafeMutablePointer<mailmime>, _ part: MIMEPart) {
+        let limit = ParserLimits.replyTextBytes
+        var ascii = false
+        let cut = (mime.pointee.mm_data.mm_single?.pointee.dt_data.dt_text.dt_length ?? 0) > limit
+        if part.contentType == "text/plain" || part.contentType.hasPrefix("multipart/"), reply.plain == nil {
+            guard var text = Self.text(of: mime, charset: part.charset, limit: limit, cut: prefix || cut, ascii: &ascii),
+                  !text.allSatisfy(\.isWhitespace) else { return }
+            if part.isFlowed { text = FlowedText.unflow(text, deleteSpace: part.deletesSpace) }
+            reply.plain = ReplyBody.Part(text: text, cut: cut)
+        } else if part.contentType == "text/html", reply.html == nil {
+            guard let html = Self.text(of: mime, charset: part.charset, limit: limit, cut: prefix || cut, ascii: &ascii) else { return }
+            let (lines, quoteFound) = HTMLText.lines(html)
+            reply.html = ReplyBody.Part(lines: lines, quoteFound: quoteFound, cut: cut)
         }
     }
 

@@ -26,7 +26,32 @@ public enum MessageParser {
     /// part, else its HTML as text, up to `ParserLimits.plainTextBytes`. For reading
     /// the commands of a reply to the digest, where lines matter (a snippet is one line).
     public static func bodyText(_ bytes: [UInt8]) -> String {
-        bytes.withUnsafeBufferPointer { parse(buffer: $0, body: true, wholeText: true) }.snippet
+        bytes.withUnsafeBufferPointer { parse(buffer: $0, body: true, text: .whole) }.snippet
+    }
+
+    /// The parts of a reply to the digest, for `ReplyReader`: its first text/plain
+    /// part (format=flowed joined) and its first text/html part as lines up to the
+    /// quote's structure, each decoded from up to `ParserLimits.replyTextBytes`.
+    /// `complete` says whether `bytes` is the whole message; when it is only a
+    /// prefix, an encoded part is read up to its last whole line.
+    public static func replyBody(_ bytes: [UInt8], complete: Bool) -> ReplyBody {
+        let capture = ReplyCapture(complete: complete)
+        _ = bytes.withUnsafeBufferPointer { parse(buffer: $0, body: true, text: .reply(capture)) }
+        return capture.body
+    }
+
+    /// Which text `readStructure` keeps: the snippet, the whole first text
+    /// (`bodyText`), or a reply's parts (`replyBody`).
+    enum TextMode {
+        case snippet, whole
+        case reply(ReplyCapture)
+    }
+
+    /// Where `replyBody`'s parse leaves the reply's parts.
+    final class ReplyCapture {
+        let complete: Bool
+        var body = ReplyBody()
+        init(complete: Bool) { self.complete = complete }
     }
 
     /// Parses a message whose text is only a prefix (an IMAP `BODY.PEEK[TEXT]<0.N>`
@@ -52,13 +77,13 @@ public enum MessageParser {
     }
 
     private static func parse(buffer: UnsafeBufferPointer<UInt8>, body: Bool, keeping: [String] = [],
-                              wholeText: Bool = false) -> Message {
-        parseSettling(buffer: buffer, body: body, keeping: keeping, wholeText: wholeText, prefix: false).message
+                              text: TextMode = .snippet) -> Message {
+        parseSettling(buffer: buffer, body: body, keeping: keeping, text: text, prefix: false).message
     }
 
     /// `parse`, also saying whether the snippet is settled (always, unless `prefix`).
     private static func parseSettling(buffer: UnsafeBufferPointer<UInt8>, body: Bool, keeping: [String] = [],
-                                      wholeText: Bool = false, prefix: Bool) -> (message: Message, settled: Bool) {
+                                      text: TextMode = .snippet, prefix: Bool) -> (message: Message, settled: Bool) {
         // libetpan decodes Content-Type values and encoded words with our charset rules.
         CharsetDecoder.installInLibetpan()
         var message = Message()
@@ -79,10 +104,10 @@ public enum MessageParser {
         let settled: Bool
         if let safe {
             settled = safe.withUnsafeBufferPointer {
-                parse(buffer: $0, original: buffer, body: body, keeping: keeping, wholeText: wholeText, prefix: prefix, into: &message)
+                parse(buffer: $0, original: buffer, body: body, keeping: keeping, text: text, prefix: prefix, into: &message)
             }
         } else {
-            settled = parse(buffer: buffer, original: buffer, body: body, keeping: keeping, wholeText: wholeText, prefix: prefix,
+            settled = parse(buffer: buffer, original: buffer, body: body, keeping: keeping, text: text, prefix: prefix,
                             into: &message)
         }
         return (message, settled)
@@ -91,7 +116,7 @@ public enum MessageParser {
     /// Parses `buffer`; the header hash is taken from `original` (same length and offsets).
     /// Returns whether the snippet is settled (see `parse(prefix:)`).
     private static func parse(buffer: UnsafeBufferPointer<UInt8>, original: UnsafeBufferPointer<UInt8>,
-                              body: Bool, keeping: [String], wholeText: Bool = false, prefix: Bool,
+                              body: Bool, keeping: [String], text: TextMode = .snippet, prefix: Bool,
                               into message: inout Message) -> Bool {
         guard let base = buffer.baseAddress else { return !prefix }
         let start = continuationLinesEnd(buffer, from: mboxSeparatorEnd(buffer))
@@ -106,7 +131,7 @@ public enum MessageParser {
         // which has no attachment and no text. The MIME parse would read the header a
         // second time to say so.
         if !prefix, !shapesMIME, isBlank(UnsafeBufferPointer(rebasing: buffer[headerEnd...])) { return true }
-        return readBody(UnsafeBufferPointer(rebasing: buffer[start...]), wholeText: wholeText, prefix: prefix, into: &message)
+        return readBody(UnsafeBufferPointer(rebasing: buffer[start...]), text: text, prefix: prefix, into: &message)
     }
 
     /// Parses the header fields starting at `start`; returns where the header block ends,
@@ -128,22 +153,23 @@ public enum MessageParser {
     }
 
     /// Parses the MIME structure for attachment names and the snippet.
-    private static func readBody(_ buffer: UnsafeBufferPointer<UInt8>, wholeText: Bool = false, prefix: Bool,
+    private static func readBody(_ buffer: UnsafeBufferPointer<UInt8>, text: TextMode = .snippet, prefix: Bool,
                                  into message: inout Message) -> Bool {
         // The limit first: the repair then scans and copies no more than the parser reads,
         // and what it appends (closing delimiters) stays within what is parsed.
         let limited = UnsafeBufferPointer(rebasing: buffer[..<min(buffer.count, ParserLimits.maxStructureBytes)])
         if let repaired = MIMEStructureRepair.repaired(limited) {
-            return repaired.withUnsafeBufferPointer { readStructure($0, wholeText: wholeText, prefix: prefix, into: &message) }
+            return repaired.withUnsafeBufferPointer { readStructure($0, text: text, prefix: prefix, into: &message) }
         } else {
-            return readStructure(limited, wholeText: wholeText, prefix: prefix, into: &message)
+            return readStructure(limited, text: text, prefix: prefix, into: &message)
         }
     }
 
     /// `limited` is at most `ParserLimits.maxStructureBytes`, plus what the repair added.
-    /// With `wholeText` the snippet is the whole decoded text instead (`bodyText`).
+    /// With `text` `.whole` the snippet is the whole decoded text instead (`bodyText`); with `.reply`
+    /// only the reply's parts are read, into its capture.
     /// With `prefix` returns whether the snippet is settled (see `parse(prefix:)`), else true.
-    private static func readStructure(_ limited: UnsafeBufferPointer<UInt8>, wholeText: Bool = false, prefix: Bool,
+    private static func readStructure(_ limited: UnsafeBufferPointer<UInt8>, text: TextMode = .snippet, prefix: Bool,
                                       into message: inout Message) -> Bool {
         let length = limited.count
         // libetpan recurses once per nesting level with no limit: refuse input that
@@ -160,9 +186,17 @@ public enum MessageParser {
         defer { mailmime_free(mime) }
         var walker = MIMEWalker()
         walker.prefix = prefix
+        if case .reply(let capture) = text {
+            walker.prefix = !capture.complete
+            walker.readsReply = true
+            walker.walk(mime)
+            capture.body = walker.reply
+            return true
+        }
         walker.walk(mime)
         message.attachments = walker.attachments
-        message.snippet = wholeText ? walker.plainText ?? walker.htmlText ?? "" : Snippet.make(walker.plainText ?? walker.htmlText ?? "")
+        let found = walker.plainText ?? walker.htmlText ?? ""
+        if case .whole = text { message.snippet = found } else { message.snippet = Snippet.make(found) }
         guard prefix else { return true }
         // Settled when the text fills the snippet without its last characters, where
         // the cut may have left a partial escape, quantum or sequence.

@@ -19,6 +19,9 @@ public enum ParserLimits {
     public static let plainTextBytes = 16 << 10
     /// Encoded bytes of a text/html part decoded for the snippet (markup is bulky).
     public static let htmlTextBytes = 256 << 10
+    /// Encoded bytes of each text part of a reply to the digest decoded for its
+    /// commands (more than a run fetches of it: a prefix is never cut again).
+    public static let replyTextBytes = 256 << 10
     /// Characters kept in a snippet.
     public static let snippetLength = 200
 }

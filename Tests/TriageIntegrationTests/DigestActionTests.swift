@@ -219,6 +219,31 @@ final class DigestActionTests: XCTestCase {
             .contains("a digest command was ignored: line 1: snooze wants an id and a time of at most 366 days"), preview)
     }
 
+    /// Two replies as phones send them (fixtures of TriageMIMETests/Fixtures/replies):
+    /// iOS Mail in German, HTML only and base64 (`snooze 21c1 3 days` above
+    /// `Am … schrieb …:` and a `blockquote type="cite"`), and Outlook desktop
+    /// (`done 0162` above a header block and an unquoted copy of the digest). Each
+    /// obeys the line above its quote and none of the quoted digest's lines
+    /// (`done 6aa8`, `reopen ae6b`, `> done 21c1`).
+    func testAGermanHTMLReplyAndAnOutlookReplyObeyOnlyTheLineAboveTheQuote() throws {
+        let digest = try sendDigest()
+        let digestID = try XCTUnwrap(digest.message_id).trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("TriageMIMETests/Fixtures/replies")
+        for name in ["ios-mail-de.eml", "outlook-desktop-en.eml"] {
+            let text = try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
+                .replacingOccurrences(of: "{{DIGEST}}", with: digestID).replacingOccurrences(of: "me@example.test", with: me)
+            try dovecot.append(user: user, [SeedMessage(text: text)])
+        }
+        try triage("run", "--now", "2030-01-15T09:00")
+        XCTAssertEqual(try status(Reminder.self, plumber), "done 2030-01-15", "Outlook's line above its header block")
+        XCTAssertEqual(try status(Reminder.self, dentist), "open 2030-01-18", "the German reply's snooze, not the quoted done 21c1")
+        XCTAssertEqual(try status(QueueEntry.self, receipt), "open 2030-01-15", "quoted: done 6aa8")
+        XCTAssertEqual(try status(QueueEntry.self, invoice), "open 2030-01-15", "quoted: reopen ae6b")
+        XCTAssertEqual(try folder("INBOX").count, 0)
+        XCTAssertEqual(try folder("Trash").map(\.seen), [true, true])
+    }
+
     func testForgedOrMisdirectedCommandsChangeNothing() throws {
         let digest = try sendDigest()
         let invoiceDone = try linkSubject(digest, "Done", "ae6b")

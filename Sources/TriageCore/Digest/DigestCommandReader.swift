@@ -49,9 +49,15 @@ public struct DigestCommandReader: Sendable {
         return Self.repliesToDigestSubject(message.subject)
     }
 
-    /// The verdict on a candidate whose decoded text is `body`; `reminderIDs` and
-    /// `queueIDs` are every id of those kinds in the store (any status).
+    /// The verdict on a candidate whose text is `body`, a whole text/plain reply
+    /// (tests; a run reads through `ReplyReader`).
     public func read(_ message: Message, body: String, reminderIDs: [String], queueIDs: [String]) -> Verdict {
+        read(message, reply: ReplyReader.read(ReplyBody(plain: body), complete: true), reminderIDs: reminderIDs, queueIDs: queueIDs)
+    }
+
+    /// The verdict on a candidate whose text `ReplyReader` read as `reply`;
+    /// `reminderIDs` and `queueIDs` are every id of those kinds in the store (any status).
+    public func read(_ message: Message, reply: ReplyText, reminderIDs: [String], queueIDs: [String]) -> Verdict {
         if let words = Self.subjectWords(message.subject) {
             return readLink(words, reminderIDs: reminderIDs, queueIDs: queueIDs)
         }
@@ -62,7 +68,10 @@ public struct DigestCommandReader: Sendable {
         guard referenced.contains(where: key.isDigestMessageID) else {
             return .refuse("the digest this reply answers was not sent by this triage (its Message-ID's MAC does not verify)")
         }
-        return readReply(body, reminderIDs: reminderIDs, queueIDs: queueIDs)
+        switch reply {
+        case .refused(let reason): return .refuse(reason)
+        case .userLines(let lines): return readReply(lines, reminderIDs: reminderIDs, queueIDs: queueIDs)
+        }
     }
 
     // MARK: - Done links
@@ -102,19 +111,22 @@ public struct DigestCommandReader: Sendable {
 
     // MARK: - Replies
 
-    private func readReply(_ body: String, reminderIDs: [String], queueIDs: [String]) -> Verdict {
+    /// Whether `line` (trimmed) is meant as a command: its first word is a verb.
+    /// Other lines of the user's part ("Thanks!") are skipped.
+    public static func isCommandLine(_ line: String) -> Bool {
+        guard let first = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first else { return false }
+        return ["done", "reopen", "snooze"].contains(first.lowercased())
+    }
+
+    /// The commands of the user's lines (`ReplyReader` has cut the quote off).
+    private func readReply(_ lines: [String], reminderIDs: [String], queueIDs: [String]) -> Verdict {
         let index = ShortIDIndex(reminderIDs + queueIDs)
         let reminders = Set(reminderIDs)
         var commands: [DigestCommand] = []
         var number = 0
-        for raw in body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        for raw in lines {
             number += 1
             let line = raw.trimmingCharacters(in: .whitespaces)
-            // The quoted digest, a signature, "On ... wrote:", or a copy of the digest
-            // that a client includes unquoted (Outlook's "-----Original Message-----",
-            // its "From:" block or rule, the digest's own first line) ends the commands.
-            if line.hasPrefix(">") || line == "--" || line.hasSuffix("wrote:") || line.hasPrefix("-----")
-                || line.hasPrefix("____") || line.lowercased().hasPrefix("from:") || line.hasPrefix("triage · ") { break }
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             guard let verb = words.first?.lowercased(), ["done", "reopen", "snooze"].contains(verb) else { continue }
             func resolve(_ text: String) -> Result<DigestCommand, Refusal> {

@@ -498,8 +498,13 @@ public struct MailboxRunner {
         let reminderIDs = store.allIDs(Reminder.self), queueIDs = store.allIDs(QueueEntry.self)
         var classified: [Classified] = []
         for (uid, message, _) in candidates {
-            let body = bytes[uid].map(inbox.bodyText) ?? ""
-            var verdict = inbox.reader.read(message, body: body, reminderIDs: reminderIDs, queueIDs: queueIDs)
+            // Whole when the bytes are as long as the server says the message is (a long
+            // reply is fetched as a prefix, whose quote must be found within it).
+            let reply = bytes[uid].map { raw -> ReplyText in
+                let whole = message.size > 0 && raw.count >= message.size
+                return ReplyReader.read(inbox.replyBody(raw, whole), complete: whole)
+            }
+            var verdict = inbox.reader.read(message, reply: reply ?? .userLines([]), reminderIDs: reminderIDs, queueIDs: queueIDs)
             if case .apply(let commands) = verdict, !options.dryRun {
                 // The store first (idempotent), then the message is marked and moved with the
                 // batch's server actions. A record that cannot be changed (unreadable) refuses

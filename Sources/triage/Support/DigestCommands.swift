@@ -43,7 +43,7 @@ enum DigestCommands {
         guard let settings = setup.config.digest, let key = try key(setup.store, create: !dryRun) else { return nil }
         let trash = TrashFolder(configured: settings.trash, connection: connection)
         return DigestCommandInbox(reader: DigestCommandReader(addresses: addresses(settings), key: key), trash: trash.name,
-                                  bodyText: MessageParser.bodyText)
+                                  replyBody: { MessageParser.replyBody($0, complete: $1) })
     }
 
     /// The trash folder, looked up once and only when first needed.

@@ -46,7 +46,7 @@ final class MailboxRunnerCommandTests: XCTestCase {
                                    report: { collected.append($0) })
         runner.parts = []
         runner.commands = DigestCommandInbox(reader: DigestCommandReader(addresses: ["me@example.test"], key: key),
-                                             trash: { "Trash" }, bodyText: { String(decoding: $0, as: UTF8.self) })
+                                             trash: { "Trash" }, replyBody: { bytes, _ in ReplyBody(plain: String(decoding: bytes, as: UTF8.self)) })
         defer { events = collected; ruled = seenByRules }
         _ = try runner.run(on: connection)
     }
