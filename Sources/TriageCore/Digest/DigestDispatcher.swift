@@ -83,6 +83,10 @@ public struct DigestDispatcher {
                 let ids = draft.plan.digestEntryIDs
                 try store.digestLedger.markSent(day, now: now, entries: ids)
                 if !ids.isEmpty { try store.markReported(ids, day: day) }
+                // What a reply to this message may act on, and from when it counts.
+                try store.digestShown.record(messageID: draft.message.messageID, day: day, now: now,
+                                             ids: draft.plan.actionableIDs)
+                try store.digestShown.prune(now: now, days: settings.replyDays + 1)
             } catch let error as TriageError {
                 throw SimpleError(error.exitStatus,
                     "the digest of \(day.iso) was sent (Message-ID <\(draft.message.messageID)>) but recording that in the store failed: \(error.message). The next run may send it again, with the same Message-ID.")
