@@ -19,7 +19,7 @@ public struct DigestShownLedger {
         public var day: String
         /// When it was sent (RFC 3339).
         public var sent: String
-        /// The full ids of the reminders and queue entries it showed.
+        /// The full ids of the reminders and queue entries it showed, in its order.
         public var ids: [String]
 
         /// Creates a record.
@@ -58,11 +58,17 @@ public struct DigestShownLedger {
     public func record(messageID: String, day: CivilDate, now: Date, ids: [String]) throws {
         guard let name = Self.name(messageID) else { return }
         let shown = Shown(messageID: messageID, day: day.iso, sent: Timestamp(now, timeZone: store.timeZone).rfc3339,
-                          ids: Array(Set(ids)).sorted())
+                          ids: Self.unique(ids))
         try store.withLock {
             try store.commit([Store.PendingFile(folder: folder, id: name, data: Data(shown.json.prettySerialized.utf8),
                                                 obsolete: [])])
         }
+    }
+
+    /// `ids` without repeats, in the digest's order (a hint shows the first).
+    static func unique(_ ids: [String]) -> [String] {
+        var seen = Set<String>()
+        return ids.filter { seen.insert($0).inserted }
     }
 
     /// What the digest `messageID` showed; nil when there is no (readable) record of it.
