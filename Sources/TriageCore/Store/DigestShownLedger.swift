@@ -19,7 +19,8 @@ public struct DigestShownLedger {
         public var day: String
         /// When it was sent (RFC 3339).
         public var sent: String
-        /// The full ids of the reminders and queue entries it showed, in its order.
+        /// The full ids of the reminders and queue entries it showed, sorted (the same
+        /// file whatever order equal items were shown in).
         public var ids: [String]
 
         /// Creates a record.
@@ -54,21 +55,19 @@ public struct DigestShownLedger {
         return String(local)
     }
 
-    /// Records that the digest `messageID` of `day`, sent at `now`, showed `ids`.
-    public func record(messageID: String, day: CivilDate, now: Date, ids: [String]) throws {
-        guard let name = Self.name(messageID) else { return }
+    /// The file that records that the digest `messageID` of `day`, sent at `now`,
+    /// showed `ids` (committed with the digest's sent marker, `DigestLedger.markSent`).
+    func file(messageID: String, day: CivilDate, now: Date, ids: [String]) -> Store.PendingFile? {
+        guard let name = Self.name(messageID) else { return nil }
         let shown = Shown(messageID: messageID, day: day.iso, sent: Timestamp(now, timeZone: store.timeZone).rfc3339,
-                          ids: Self.unique(ids))
-        try store.withLock {
-            try store.commit([Store.PendingFile(folder: folder, id: name, data: Data(shown.json.prettySerialized.utf8),
-                                                obsolete: [])])
-        }
+                          ids: Array(Set(ids)).sorted())
+        return Store.PendingFile(folder: folder, id: name, data: Data(shown.json.prettySerialized.utf8), obsolete: [])
     }
 
-    /// `ids` without repeats, in the digest's order (a hint shows the first).
-    static func unique(_ ids: [String]) -> [String] {
-        var seen = Set<String>()
-        return ids.filter { seen.insert($0).inserted }
+    /// Records that the digest `messageID` of `day`, sent at `now`, showed `ids`.
+    public func record(messageID: String, day: CivilDate, now: Date, ids: [String]) throws {
+        guard let file = file(messageID: messageID, day: day, now: now, ids: ids) else { return }
+        try store.withLock { try store.commit([file]) }
     }
 
     /// What the digest `messageID` showed; nil when there is no (readable) record of it.
