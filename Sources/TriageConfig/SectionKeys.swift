@@ -135,6 +135,9 @@ enum SectionKeys {
             guard !e.value.isEmpty else { return v.problem(e.line, "trash wants a folder name, as in trash = Trash") }
             s.trash = e.value
         },
+        ConfigKey("reply_days") { s, e, v in
+            if let days = v.number(e, 1...DigestSection.maximumReplyDays, "days") { s.replyDays = days }
+        },
     ]
 
     /// `[caldav NAME]` (docs/caldav.md); `queue.NAME = LIST` keys are read by the loader.

@@ -30,7 +30,7 @@ final class DigestActionTests: XCTestCase {
         smtp = try SMTPTestServer.shared()
         XCTAssertGreaterThan(smtp.starttlsPort, 0, "the SMTP server did not start (scripts/install-deps --test)")
         user = try dovecot.makeUser("digest commands")
-        try dovecot.createFolders(user: user, ["Trash"])
+        try dovecot.createFolders(user: user, ["Trash", "Archive"])
         me = "me-\(UUID().uuidString.prefix(8).lowercased())@example.test"
         try """
         [triage]
@@ -112,9 +112,9 @@ final class DigestActionTests: XCTestCase {
         return ""
     }
 
-    /// A message as a phone's mail app sends it: from and to the user.
-    private func phoneMessage(subject: String, inReplyTo: String? = nil, body: String = "") -> String {
-        var text = "From: Me <\(me)>\r\nTo: \(me)\r\nSubject: \(subject)\r\nDate: Tue, 15 Jan 2030 08:30:00 -0600\r\n"
+    /// A message as a phone's mail app sends it: from the user, to the user unless said.
+    private func phoneMessage(subject: String, inReplyTo: String? = nil, body: String = "", to: String? = nil) -> String {
+        var text = "From: Me <\(me)>\r\nTo: \(to ?? me)\r\nSubject: \(subject)\r\nDate: Tue, 15 Jan 2030 08:30:00 -0600\r\n"
         text += "Message-ID: <\(UUID().uuidString)@phone.example>\r\n"
         if let inReplyTo { text += "In-Reply-To: <\(inReplyTo)>\r\nReferences: <\(inReplyTo)>\r\n" }
         text += "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\(body)"
@@ -265,15 +265,126 @@ final class DigestActionTests: XCTestCase {
         XCTAssertEqual(try status(Reminder.self, dentist), "open 2030-01-15")
         XCTAssertEqual(try status(QueueEntry.self, receipt), "open 2030-01-15")
         XCTAssertEqual(try status(QueueEntry.self, invoice), "open 2030-01-15")
-        // Left alone: still in INBOX, unread, not sorted by the rules; nothing in Trash or Archive.
-        let inbox = try folder("INBOX")
-        XCTAssertEqual(inbox.count, 4)
-        XCTAssertEqual(inbox.filter(\.seen).count, 0)
+        // Not obeyed: mail like any other, sorted by the rules (issue 25); nothing in Trash.
+        XCTAssertEqual(try folder("INBOX").count, 0)
+        XCTAssertEqual(try folder("Archive").count, 4)
         XCTAssertEqual(try folder("Trash").count, 0)
         // Said in the next digest's Problems.
         let preview = try TriageProcess.run(["digest", "--preview", "--text", "--date", "2030-01-16", "--now", "2030-01-16T08:00",
                                              "--config", dir + "/triage.conf"]).out
         XCTAssertTrue(preview.contains("! Problems · 4"), preview)
         XCTAssertTrue(preview.contains("token does not fit"), preview)
+    }
+
+    // MARK: - Issue 25: Reply-To, which digest, which items, how long, and the rules
+
+    private func digestID(_ digest: SMTPTestMailParser) throws -> String {
+        try XCTUnwrap(digest.message_id).trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+    }
+
+    private func preview(_ day: String) throws -> String {
+        try TriageProcess.run(["digest", "--preview", "--text", "--date", day, "--now", day + "T08:00",
+                               "--config", dir + "/triage.conf"]).out
+    }
+
+    /// The text of the Problems section of a preview: from its heading to the next
+    /// section's (a line followed by its underline, or the reminders').
+    private func problems(_ text: String) -> String {
+        guard let start = text.range(of: "! Problems") else { return "" }
+        let rest = text[start.lowerBound...]
+        let end = rest.range(of: "\nReminders")?.lowerBound ?? rest.endIndex
+        return String(rest[..<end])
+    }
+
+    func testTheDigestCarriesReplyToAndAReplyToItsFromAddressIsObeyed() throws {
+        let digest = try sendDigest()
+        XCTAssertEqual(digest.from.map(\.address), ["triage@example.test"])
+        XCTAssertEqual(digest.reply_to?.map(\.address), [me], "\(digest.headers)")
+        XCTAssertEqual(digest.reply_to?.map(\.name), ["Me"])
+        // The mail app answered the From (triage@…); the message is delivered to the INBOX triage reads.
+        try dovecot.append(user: user, [SeedMessage(text: phoneMessage(subject: "Re: " + (digest.subject ?? ""),
+                                                                        inReplyTo: try digestID(digest), body: "done 6aa8\r\n",
+                                                                        to: "triage <triage@example.test>"))])
+        try triage("run", "--now", "2030-01-15T09:00")
+        XCTAssertEqual(try status(QueueEntry.self, receipt), "done 2030-01-15")
+        XCTAssertEqual(try folder("Trash").map(\.seen), [true])
+    }
+
+    func testAReplyNamingAnItemTheDigestDidNotShowIsRefusedWithoutRepeatingIt() throws {
+        // Open, but due later: not in the digest of 15 January.
+        let later = "5d4e" + String(repeating: "0", count: 27) + "1"
+        try store.put(Reminder(id: later, title: "Renew the passport", due: CivilDate(year: 2030, month: 2, day: 1),
+                               created: Timestamp(secondsSince1970: 1_894_600_800, utcOffsetSeconds: -21_600)))
+        let digest = try sendDigest()
+        XCTAssertFalse(digest.text?.contains("5d4e") ?? true)
+        try dovecot.append(user: user, [SeedMessage(text: phoneMessage(subject: "Re: " + (digest.subject ?? ""),
+                                                                        inReplyTo: try digestID(digest),
+                                                                        body: "done 6aa8\r\ndone 5d4e\r\n"))])
+        let err = try triage("run", "--now", "2030-01-15T09:00")
+        XCTAssertTrue(err.contains("line 2 names an item that digest did not show"), err)
+        XCTAssertEqual(try status(Reminder.self, later), "open 2030-02-01")
+        XCTAssertEqual(try status(QueueEntry.self, receipt), "open 2030-01-15", "all or nothing")
+        XCTAssertEqual(try folder("Archive").count, 1, "a refused reply is sorted by the rules")
+        let text = problems(try preview("2030-01-16"))
+        XCTAssertTrue(text.contains("line 2 names an item that digest did not show"), text)
+        XCTAssertFalse(text.contains("5d4e"), text)
+        XCTAssertFalse(text.contains("done 6aa8"), text)
+    }
+
+    func testAReplyToADigestOlderThanReplyDaysIsRefused() throws {
+        let digest = try sendDigest()
+        try dovecot.append(user: user, [SeedMessage(text: phoneMessage(subject: "Re: " + (digest.subject ?? ""),
+                                                                        inReplyTo: try digestID(digest), body: "done 6aa8\r\n"))])
+        // 31 days after it was sent (08:00 on 15 January).
+        let err = try triage("run", "--now", "2030-02-15T08:30")
+        XCTAssertTrue(err.contains("the digest of Tue 15 Jan is older than 30 days: reply to today's digest"), err)
+        XCTAssertEqual(try status(QueueEntry.self, receipt), "open 2030-01-15")
+        XCTAssertEqual(try folder("Trash").count, 0)
+    }
+
+    func testAPhishingMailTitledLikeAReplyReachesTheRules() throws {
+        try dovecot.createFolders(user: user, ["Junk"])
+        try "rule \"junk\" when subject:\"triage\" then move \"Junk\"\n"
+            .write(toFile: dir + "/Rules/mine.rules", atomically: true, encoding: .utf8)
+        let digest = try sendDigest()
+        // From the user's address (forged), titled as a reply and a link, proving nothing.
+        try dovecot.append(user: user, [
+            SeedMessage(text: phoneMessage(subject: "Re: triage · Tue 15 Jan: your mailbox is full, verify here",
+                                           body: "Click https://phish.example/login\r\n")),
+            SeedMessage(text: phoneMessage(subject: "triage: verify your account now")),
+            SeedMessage(text: phoneMessage(subject: "Re: " + (digest.subject ?? ""), inReplyTo: try digestID(digest),
+                                           body: "Your password expires: https://phish.example\r\n")),
+        ])
+        try triage("run", "--now", "2030-01-15T09:00")
+        XCTAssertEqual(try folder("INBOX").count, 0)
+        XCTAssertEqual(try folder("Junk").count, 3)
+        XCTAssertEqual(try status(QueueEntry.self, receipt), "open 2030-01-15")
+    }
+
+    func testRefusedRepliesAreAtMostTenProblemLinesADigest() throws {
+        let digest = try sendDigest()
+        let id = try digestID(digest)
+        let replies = (0..<40).map { i in
+            SeedMessage(text: phoneMessage(subject: "Re: triage · \(i) " + String(repeating: "x", count: 120), inReplyTo: id,
+                                           body: "done 5d4e\r\n"))
+        }
+        try dovecot.append(user: user, replies)
+        try triage("run", "--now", "2030-01-15T09:00")
+        let text = problems(try preview("2030-01-16"))
+        XCTAssertEqual(text.components(separatedBy: "refused: ").count - 1, 10, text)
+        XCTAssertTrue(text.contains("and 30 more refused digest commands"), text)
+        XCTAssertFalse(text.contains("done 5d4e"), text)
+        XCTAssertFalse(text.contains(String(repeating: "x", count: 80)), "at most 80 characters of a subject: \(text)")
+    }
+
+    func testHintsCarryTheIDsOfTheDigestAnswered() throws {
+        // A digest without the docs' example ids (0162, 21c1): those two are done.
+        _ = try store.setStatus(reminders: [plumber, dentist], to: .done, now: Date(timeIntervalSince1970: 1_894_600_800))
+        let digest = try sendDigest()
+        try dovecot.append(user: user, [SeedMessage(text: phoneMessage(subject: "Re: " + (digest.subject ?? ""),
+                                                                        inReplyTo: try digestID(digest), body: "snooze\r\n"))])
+        let err = try triage("run", "--now", "2030-01-15T09:00")
+        XCTAssertTrue(err.contains("as in snooze 6aa8 3 days"), err)
+        XCTAssertFalse(err.contains("0162") || err.contains("21c1"), err)
     }
 }

@@ -178,4 +178,31 @@ final class DigestCommandTests: XCTestCase {
         try triage("digest", "--preview", "--date", "2030-13-01", expect: 64)
         try triage("digest", "--preview", "--force", expect: 64)
     }
+
+    /// Issue 25: a reply goes to the digest's Reply-To (the first `to`), else its From;
+    /// `check` warns when neither is known to be the user's.
+    func testCheckWarnsWhenARepliesAddressIsNoneOfTheUsers() throws {
+        func config(me: String, to: String, from: String) throws {
+            try Data("""
+            [triage]
+            me = \(me)
+            rules = Rules
+            store = store
+
+            [digest]
+            to = \(to)
+            from = \(from)
+            smtp = file:out
+
+            """.utf8).write(to: URL(fileURLWithPath: dir + "/triage.conf"))
+        }
+        try config(me: "me@example.test", to: "Me <me@example.test>", from: "triage <triage@example.test>")
+        XCTAssertEqual(try triage("check").err, "", "Reply-To (the first to) is the user's")
+        try config(me: "me@example.test", to: "other@example.test", from: "Me <me@example.test>")
+        XCTAssertEqual(try triage("check").err, "", "from is the user's")
+        try config(me: "me@example.test", to: "other@example.test", from: "triage <triage@example.test>")
+        let err = try triage("check").err
+        XCTAssertTrue(err.contains("warning: [digest] from = triage <triage@example.test> is none of your addresses"), err)
+        XCTAssertTrue(err.contains("Reply-To: other@example.test, which is not in [triage] me"), err)
+    }
 }

@@ -61,7 +61,7 @@ final class RuleCommandTests: XCTestCase {
                       url.err)
         try write("triage.conf", base + "[account a]\nurl = imaps://mail.example.test\nuser = u\npassword_command = true\nca_file = missing.pem\n"
                   + "[account b]\nurl = imaps://mail.example.test\nuser = u\npassword_command = true\nca_file = Rules\n"
-                  + "[digest]\nto = a@x.test\nfrom = b@x.test\nsmtp = smtps://smtp.example.test\nca_file = /nonexistent/ca.pem\n")
+                  + "[digest]\nto = me@example.test\nfrom = b@x.test\nsmtp = smtps://smtp.example.test\nca_file = /nonexistent/ca.pem\n")
         let ca = try run(["check", "--config", "triage.conf"])
         XCTAssertEqual(ca.status, 78)
         XCTAssertEqual(ca.err, """

@@ -160,6 +160,14 @@ public struct DigestSection: Sendable {
     /// `trash = FOLDER`: where handled command messages go; nil for the folder the
     /// server marks SPECIAL-USE `\Trash`.
     public var trash: String?
+    /// `reply_days = N`: for how many days after a digest was sent a reply to it (or
+    /// one of its Done links) is obeyed (docs/digest.md, "Security model").
+    public var replyDays: Int = DigestSection.defaultReplyDays
+
+    /// `reply_days` when not set.
+    public static let defaultReplyDays = 30
+    /// The largest `reply_days`.
+    public static let maximumReplyDays = 365
 
     /// The sections compact by default.
     public static let defaultCompact = ["FYI", "Lists", "Newsletters"]

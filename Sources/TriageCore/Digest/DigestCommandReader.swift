@@ -4,16 +4,22 @@ import Foundation
 /// the message a Done link makes (`Subject: triage: done 0162 7kq3m9x2`) and a
 /// reply to the digest with command lines (`done 0162`, `snooze 21c1 3 days`).
 ///
-/// Anyone can put the user's address in From, so From is only the first filter
-/// (with To): a Done message must carry the token of exactly that action on that
-/// record (`DigestKey.token`), and a reply must answer a digest whose Message-ID
-/// carries a MAC under the same key. Whatever does not prove itself is refused
-/// with the reason (the run leaves the message alone and reports it in Problems).
+/// Anyone can put the user's address in From, so From is only the first filter:
+/// a Done message must carry the token of exactly that action on that record
+/// (`DigestKey.token`), and a reply must answer a digest whose Message-ID carries
+/// a MAC under the same key. Either acts only on records that a digest sent in the
+/// last `replyDays` days showed (a reply: the digest it answers). Whatever does
+/// not prove itself is refused with the reason (the run reports it in Problems
+/// and the rules sort the message like any other); a reason never repeats what
+/// the sender wrote, but the subject's start.
 public struct DigestCommandReader: Sendable {
-    /// The user's addresses, lower-cased: command messages come from and go to one of them.
+    /// The user's addresses, lower-cased: command messages come from one of them
+    /// (and a link's message goes to one of them).
     public var addresses: Set<String>
     /// The key of the tokens and digest Message-IDs.
     public var key: DigestKey
+    /// For how many days after a digest was sent its replies and links are obeyed.
+    public var replyDays = DigestSection.defaultReplyDays
 
     /// What to do with a candidate.
     public enum Verdict: Sendable, Hashable {
@@ -36,42 +42,99 @@ public struct DigestCommandReader: Sendable {
     /// fetches only named fields adds these in INBOX.
     public static let headerFields = ["FROM", "TO", "SUBJECT", "MESSAGE-ID", "IN-REPLY-TO", "REFERENCES"]
 
-    /// Whether `message` is meant as a command: from one of the user's addresses to
-    /// one of them, and either a Done message (`Subject: triage: ...`) or a reply
+    /// Whether `message` is meant as a command: from one of the user's addresses,
+    /// and either a Done message (`Subject: triage: ...`, to one of them) or a reply
     /// to a digest (its In-Reply-To or References name a digest's Message-ID, or
-    /// its subject is a digest's with `Re:`). A digest itself never is one.
+    /// its subject is a digest's with `Re:`), to whatever address: a mail app may
+    /// answer the digest's `From`. A digest itself never is one.
     public func isCandidate(_ message: Message) -> Bool {
-        guard message.from.count == 1, addresses.contains(message.from[0].address.lowercased()),
-              message.to.contains(where: { addresses.contains($0.address.lowercased()) }) else { return false }
+        guard message.from.count == 1, addresses.contains(message.from[0].address.lowercased()) else { return false }
         if let id = message.messageID, Self.looksLikeDigestID(id) { return false }
-        if Self.subjectWords(message.subject) != nil { return true }
+        if Self.subjectWords(message.subject) != nil {
+            return message.to.contains(where: { addresses.contains($0.address.lowercased()) })
+        }
         if ([message.inReplyTo].compactMap { $0 } + message.references).contains(where: Self.looksLikeDigestID) { return true }
         return Self.repliesToDigestSubject(message.subject)
     }
 
     /// The verdict on a candidate whose text is `body`, a whole text/plain reply
     /// (tests; a run reads through `ReplyReader`).
-    public func read(_ message: Message, body: String, reminderIDs: [String], queueIDs: [String]) -> Verdict {
-        read(message, reply: ReplyReader.read(ReplyBody(plain: body), complete: true), reminderIDs: reminderIDs, queueIDs: queueIDs)
+    public func read(_ message: Message, body: String, reminderIDs: [String], queueIDs: [String],
+                     digests: [DigestShownLedger.Shown], now: Date) -> Verdict {
+        read(message, reply: ReplyReader.read(ReplyBody(plain: body), complete: true), reminderIDs: reminderIDs, queueIDs: queueIDs,
+             digests: digests, now: now)
     }
 
     /// The verdict on a candidate whose text `ReplyReader` read as `reply`;
-    /// `reminderIDs` and `queueIDs` are every id of those kinds in the store (any status).
-    public func read(_ message: Message, reply: ReplyText, reminderIDs: [String], queueIDs: [String]) -> Verdict {
+    /// `reminderIDs` and `queueIDs` are every id of those kinds in the store (any
+    /// status); `digests` what the digests on record showed (`DigestShownLedger`);
+    /// `now` when it is read.
+    public func read(_ message: Message, reply: ReplyText, reminderIDs: [String], queueIDs: [String],
+                     digests: [DigestShownLedger.Shown], now: Date) -> Verdict {
         if let words = Self.subjectWords(message.subject) {
-            return readLink(words, reminderIDs: reminderIDs, queueIDs: queueIDs)
+            return readLink(words, reminderIDs: reminderIDs, queueIDs: queueIDs, digests: digests, now: now)
         }
-        let referenced = ([message.inReplyTo].compactMap { $0 } + message.references).filter(Self.looksLikeDigestID)
-        guard !referenced.isEmpty else {
-            return .refuse("a reply with digest commands must answer a digest triage sent, and this one's In-Reply-To names none")
+        switch answered(message, digests: digests, now: now) {
+        case .failure(let refusal): return .refuse(refusal.reason)
+        case .success(let digest):
+            switch reply {
+            case .refused(let reason): return .refuse(reason)
+            case .userLines(let lines): return readReply(lines, digest: digest, reminderIDs: reminderIDs, queueIDs: queueIDs)
+            }
         }
-        guard referenced.contains(where: key.isDigestMessageID) else {
-            return .refuse("the digest this reply answers was not sent by this triage (its Message-ID's MAC does not verify)")
+    }
+
+    /// Whether `digest` was sent at most `replyDays` days before `now`.
+    func isRecent(_ digest: DigestShownLedger.Shown, now: Date) -> Bool {
+        guard let sent = digest.sentSeconds else { return false }
+        return Int64(now.timeIntervalSince1970.rounded(.down)) - sent <= Int64(replyDays) * 86_400
+    }
+
+    /// The digest a reply answers: the one its In-Reply-To names when that is a
+    /// digest of this key (a direct reply); else, of the digests its References name
+    /// (a reply in a thread, where References also keep older digests), the one on
+    /// record sent last. It must be on record (`DigestShownLedger`) and recent.
+    private func answered(_ message: Message, digests: [DigestShownLedger.Shown], now: Date)
+        -> Result<DigestShownLedger.Shown, Refusal> {
+        let direct = message.inReplyTo.flatMap { Self.looksLikeDigestID($0) ? $0 : nil }
+        let referenced = message.references.filter(Self.looksLikeDigestID)
+        guard direct != nil || !referenced.isEmpty else {
+            return .failure(Refusal("a reply with digest commands must answer a digest triage sent, and this one's In-Reply-To names none"))
         }
-        switch reply {
-        case .refused(let reason): return .refuse(reason)
-        case .userLines(let lines): return readReply(lines, reminderIDs: reminderIDs, queueIDs: queueIDs)
+        let verified = ([direct].compactMap { $0 } + referenced).filter(key.isDigestMessageID)
+        guard let newest = verified.first else {
+            return .failure(Refusal("the digest this reply answers was not sent by this triage (its Message-ID's MAC does not verify)"))
         }
+        let byID = Dictionary(digests.map { ($0.messageID, $0) }, uniquingKeysWith: { a, _ in a })
+        let chosen: DigestShownLedger.Shown?
+        if let direct, key.isDigestMessageID(direct) {
+            chosen = byID[direct]
+        } else {
+            chosen = referenced.compactMap { byID[$0] }.max { ($0.sentSeconds ?? .min) < ($1.sentSeconds ?? .min) }
+        }
+        guard let digest = chosen else {
+            // Its day is in its Message-ID, which the MAC proves triage made.
+            let named = direct.flatMap { key.isDigestMessageID($0) ? $0 : nil } ?? verified.last ?? newest
+            let day = Self.day(ofDigestID: named)
+            let name = day.map { "the digest of " + DigestFormat.shortDay($0) } ?? "the digest this reply answers"
+            if let day, Int64(now.timeIntervalSince1970.rounded(.down)) - Int64(day.daysSince1970) * 86_400
+                > Int64(replyDays + 1) * 86_400 {
+                return .failure(Refusal("\(name) is older than \(replyDays) days: reply to today's digest"))
+            }
+            return .failure(Refusal("\(name) is not on record (sent before this triage kept what each digest showed, or its record is gone): reply to today's digest"))
+        }
+        let name = CivilDate(iso: digest.day).map { "the digest of " + DigestFormat.shortDay($0) } ?? "the digest this reply answers"
+        guard isRecent(digest, now: now) else {
+            return .failure(Refusal("\(name) is older than \(replyDays) days: reply to today's digest"))
+        }
+        return .success(digest)
+    }
+
+    /// `2026-11-30` of `digest-2026-11-30.….@triage.invalid`.
+    static func day(ofDigestID id: String) -> CivilDate? {
+        let rest = id.dropFirst("digest-".count)
+        guard rest.count >= 10 else { return nil }
+        return CivilDate(iso: rest.prefix(10))
     }
 
     // MARK: - Done links
@@ -84,13 +147,14 @@ public struct DigestCommandReader: Sendable {
         return text.dropFirst("triage:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     }
 
-    private func readLink(_ words: [String], reminderIDs: [String], queueIDs: [String]) -> Verdict {
+    private func readLink(_ words: [String], reminderIDs: [String], queueIDs: [String],
+                          digests: [DigestShownLedger.Shown], now: Date) -> Verdict {
         guard words.count == 3, ["done", "tomorrow"].contains(words[0].lowercased()) else {
             return .refuse("the subject is not a Done or Tomorrow link's (triage: done|tomorrow ID TOKEN)")
         }
         let verb = words[0].lowercased(), short = words[1].lowercased(), token = words[2]
         let match = ShortIDIndex(reminderIDs + queueIDs).match(short)
-        if match == .malformed { return .refuse("'\(Self.quoted(short))' is not a record id") }
+        if match == .malformed { return .refuse("the link's subject names no record id") }
         let reminders = Set(reminderIDs)
         var candidates: [String] = []
         switch match {
@@ -103,7 +167,11 @@ public struct DigestCommandReader: Sendable {
             key.verify(token, verb: verb, kind: reminders.contains(id) ? Reminder.kindFolder : QueueEntry.kindFolder, id: id)
         }
         guard fits.count == 1, let id = fits.first else {
-            return .refuse("its token does not fit record \(Self.quoted(short)) (forged, or for another item or action)")
+            return .refuse("its token does not fit the record it names (forged, or for another item or action)")
+        }
+        // The token names no day: the link counts while a recent digest showed its item.
+        guard digests.contains(where: { isRecent($0, now: now) && $0.ids.contains(id) }) else {
+            return .refuse("its item was in no digest of the last \(replyDays) days: use the links of today's digest")
         }
         let kind = reminders.contains(id) ? Reminder.kindFolder : QueueEntry.kindFolder
         return .apply([DigestCommand(verb: verb == "done" ? .done : .snooze(days: 1), kind: kind, id: id)])
@@ -118,10 +186,14 @@ public struct DigestCommandReader: Sendable {
         return ["done", "reopen", "snooze"].contains(first.lowercased())
     }
 
-    /// The commands of the user's lines (`ReplyReader` has cut the quote off).
-    private func readReply(_ lines: [String], reminderIDs: [String], queueIDs: [String]) -> Verdict {
+    /// The commands of the user's lines (`ReplyReader` has cut the quote off), on
+    /// the records `digest` showed.
+    private func readReply(_ lines: [String], digest: DigestShownLedger.Shown, reminderIDs: [String], queueIDs: [String]) -> Verdict {
         let index = ShortIDIndex(reminderIDs + queueIDs)
         let reminders = Set(reminderIDs)
+        let shown = Set(digest.ids)
+        // Hints show an id of the digest answered, as the user sees it there.
+        let example = digest.ids.first.map { index.short($0) } ?? "ID"
         var commands: [DigestCommand] = []
         var number = 0
         for raw in lines {
@@ -129,27 +201,40 @@ public struct DigestCommandReader: Sendable {
             let line = raw.trimmingCharacters(in: .whitespaces)
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             guard let verb = words.first?.lowercased(), ["done", "reopen", "snooze"].contains(verb) else { continue }
+            // Only records the answered digest showed; what was typed is never repeated
+            // (a refusal's words are in the next digest, which a reply quotes).
             func resolve(_ text: String) -> Result<DigestCommand, Refusal> {
+                var found: String?
                 switch index.match(text.lowercased()) {
-                case .one(let id):
-                    let kind = reminders.contains(id) ? Reminder.kindFolder : QueueEntry.kindFolder
-                    return .success(DigestCommand(verb: .done, kind: kind, id: id))
-                case .none: return .failure(Refusal("line \(number): no reminder or queue entry has the id \(Self.quoted(text))"))
-                case .many: return .failure(Refusal("line \(number): \(Self.quoted(text)) names more than one record; give more digits"))
-                case .malformed: return .failure(Refusal("line \(number): '\(Self.quoted(text))' is not a record id"))
+                case .one(let id): found = id
+                case .many(let ids):
+                    let listed = ids.filter(shown.contains)
+                    guard listed.count == 1 else {
+                        return .failure(Refusal(listed.isEmpty ? "line \(number) names an item that digest did not show"
+                                                               : "line \(number) names more than one item; give more digits"))
+                    }
+                    found = listed[0]
+                case .none: break
+                case .malformed:
+                    return .failure(Refusal("line \(number): an id is 4 or more hex digits, as in \(verb) \(example)"))
                 }
+                guard let id = found, shown.contains(id) else {
+                    return .failure(Refusal("line \(number) names an item that digest did not show"))
+                }
+                let kind = reminders.contains(id) ? Reminder.kindFolder : QueueEntry.kindFolder
+                return .success(DigestCommand(verb: .done, kind: kind, id: id))
             }
             var ids = Array(words.dropFirst())
             var snooze: Int?
             if verb == "snooze" {
                 guard ids.count >= 2, let days = Self.days(Array(ids.dropFirst())) else {
-                    return .refuse("line \(number): snooze wants an id and a time of at most \(Self.maximumSnoozeDays) days: "
-                                   + "snooze 21c1 3 days (or tomorrow, 2 weeks)")
+                    return .refuse("line \(number): snooze wants an id and a time of at most \(Self.maximumSnoozeDays) days, "
+                                   + "as in snooze \(example) 3 days (or tomorrow, 2 weeks)")
                 }
                 snooze = days
                 ids = [ids[0]]
             }
-            guard !ids.isEmpty else { return .refuse("line \(number): \(verb) wants one or more ids, as in \(verb) 0162") }
+            guard !ids.isEmpty else { return .refuse("line \(number): \(verb) wants one or more ids, as in \(verb) \(example)") }
             for text in ids {
                 switch resolve(text) {
                 case .failure(let refusal): return .refuse(refusal.reason)
@@ -160,7 +245,7 @@ public struct DigestCommandReader: Sendable {
             }
         }
         guard !commands.isEmpty else {
-            return .refuse("the reply holds no command (one a line: done 0162, snooze 21c1 3 days, reopen 0162)")
+            return .refuse("the reply holds no command (one a line, as in done \(example), snooze \(example) 3 days, reopen \(example))")
         }
         return .apply(commands)
     }

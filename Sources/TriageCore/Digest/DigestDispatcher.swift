@@ -81,8 +81,16 @@ public struct DigestDispatcher {
             try delivery().deliver(draft.message)
             do {
                 let ids = draft.plan.digestEntryIDs
-                try store.digestLedger.markSent(day, now: now, entries: ids)
+                // What a reply to this message may act on, and from when it counts: written
+                // with the sent marker (one commit), so a digest on record as sent has it.
+                let messageID = draft.message.messageID, shown = draft.plan.actionableIDs
+                let file = store.digestShown.file(messageID: messageID, day: day, now: now, ids: shown)
+                if !(try store.digestLedger.markSent(day, now: now, entries: ids, with: file.map { [$0] } ?? [])) {
+                    // A forced resend of a day already sent: its own Message-ID, its own record.
+                    try store.digestShown.record(messageID: messageID, day: day, now: now, ids: shown)
+                }
                 if !ids.isEmpty { try store.markReported(ids, day: day) }
+                try store.digestShown.prune(now: now, days: settings.replyDays + 1)
             } catch let error as TriageError {
                 throw SimpleError(error.exitStatus,
                     "the digest of \(day.iso) was sent (Message-ID <\(draft.message.messageID)>) but recording that in the store failed: \(error.message). The next run may send it again, with the same Message-ID.")

@@ -47,7 +47,7 @@ public struct DigestMessageBuilder: Sendable {
     public func mail(_ digest: RenderedDigest, day: CivilDate, now: Date, resend: Bool = false) -> OutgoingMail {
         let stamp = Timestamp(now, timeZone: timeZone)
         let sender = Self.addresses(from).first ?? Address(address: from)
-        return OutgoingMail(
+        var mail = OutgoingMail(
             from: sender, to: Self.addresses(to), subject: digest.subject,
             date: MessageDate(secondsSince1970: stamp.secondsSince1970, utcOffsetSeconds: stamp.utcOffsetSeconds),
             messageID: messageID(day: day, resend: resend ? now : nil),
@@ -57,6 +57,10 @@ public struct DigestMessageBuilder: Sendable {
                 HeaderField("Auto-Submitted", "auto-generated"),
                 HeaderField("X-Triage-Digest", day.iso),
             ])
+        // Replies go to the user's first address, which triage reads, whatever `from`
+        // is (mail apps answer `Reply-To` when there is one, else `From`).
+        mail.replyTo = Self.addresses(to).first
+        return mail
     }
 
     /// Parses a configured address list: `a@x, Name <b@y>`. A name is taken as

@@ -85,6 +85,11 @@ public struct DigestPlan: Sendable, Hashable {
         reminders.count + queues.reduce(0) { $0 + $1.items.count } + sections.reduce(0) { $0 + $1.entries.count }
     }
 
+    /// The ids of the reminders and queue entries shown, which a reply to the digest may act on.
+    public var actionableIDs: [String] {
+        reminders.map(\.reminder.id) + queues.flatMap { $0.items.map(\.entry.id) }
+    }
+
     /// The ids of the digest entries, to mark reported once the digest is sent.
     public var digestEntryIDs: [String] {
         sections.flatMap { $0.entries.map(\.id) }

@@ -217,13 +217,25 @@ public struct DigestView: Sendable {
                                         groups: Self.groups(entries, timeZone: timeZone, day: plan.day, links: links)))
                 continue
             }
-            let items = entries.map { e in
+            // Refused commands are anyone's to send: a few are shown, the rest counted.
+            var refused = 0
+            let shown = entries.filter { e in
+                guard isProblems, e.rule == DigestCommandInbox.refusedKey else { return true }
+                refused += 1
+                return refused <= DigestCommandInbox.problemLimit
+            }
+            var items = shown.map { e in
                 let m = message(e.message)
                 return Item(title: subjectLine(e.message), status: nil, overdue: false, details: disguise(e.message),
                             senderName: m.name, senderAddress: m.address, date: m.date, subject: nil, snippet: m.snippet,
                             link: links.messageLink(e.message), shortID: ids.digest.short(e.id), reply: nil)
             }
-            let view = Section(heading: section.name, count: items.count, warning: isProblems, items: items)
+            if refused > DigestCommandInbox.problemLimit {
+                let more = refused - DigestCommandInbox.problemLimit
+                items.append(Item(title: "and \(more) more refused digest command\(more == 1 ? "" : "s")", status: nil,
+                                  overdue: false, details: [], shortID: "", reply: nil))
+            }
+            let view = Section(heading: section.name, count: entries.count, warning: isProblems, items: items)
             if isProblems { problems.append(view) } else { sections.append(view) }
         }
         self.sections = problems + sections

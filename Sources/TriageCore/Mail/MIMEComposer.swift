@@ -30,6 +30,11 @@ public struct MIMEComposer: Sendable {
             "Date: " + mail.date.rfc5322,
             try MailAddressFormatter.header(name: "From", addresses: [mail.from], role: "sender"),
             try MailAddressFormatter.header(name: "To", addresses: mail.to, role: "recipient"),
+        ]
+        if let replyTo = mail.replyTo {
+            headers.append(try MailAddressFormatter.header(name: "Reply-To", addresses: [replyTo], role: "reply-to"))
+        }
+        headers += [
             HeaderFolder.unstructured(name: "Subject", value: mail.subject),
             "Message-ID: <" + messageID + ">",
             "MIME-Version: 1.0",

@@ -17,6 +17,8 @@ public struct OutgoingMail: Sendable, Hashable {
     public var htmlBody: String?
     /// Further header fields, written after the standard ones.
     public var extraHeaders: [HeaderField]
+    /// `Reply-To`, where a reply goes instead of `From`; nil for none.
+    public var replyTo: Address?
 
     /// Creates a message description.
     public init(from: Address, to: [Address], subject: String, date: MessageDate, messageID: String,

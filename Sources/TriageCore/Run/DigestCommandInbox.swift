@@ -21,3 +21,33 @@ public struct DigestCommandInbox {
         self.replyBody = replyBody
     }
 }
+
+extension DigestCommandInbox {
+    /// The rule key of a refused command's Problems entry (`DigestView` shows at most
+    /// `problemLimit` of them a digest).
+    public static let refusedKey = "digest command refused"
+
+    /// Refused commands shown in one digest; the others are counted in one line.
+    public static let problemLimit = 10
+
+    /// The longest part of a refused message's subject shown, in characters.
+    public static let subjectLimit = 80
+
+    /// The Problems entry of a refused command message: who sent it and when, the
+    /// start of its subject (quoted, one line) and why, never its text (what the
+    /// next digest shows is in the quote of a reply to it, where a command line
+    /// copied from a refused message would read as the user's).
+    public static func problem(_ message: Message, reason: String, created: Timestamp) -> StoreBatch {
+        let action = Action.digest(section: MailboxRunner.problemsSection)
+        var summary = MessageSummary(message)
+        let subject = DigestFormat.oneLine(message.subject ?? "", limit: subjectLimit)
+        let what = DigestCommandReader.subjectWords(message.subject) != nil ? "a Done link's message" : "a reply to the digest"
+        summary.subject = what + " (subject \u{201C}" + subject + "\u{201D})"
+        summary.snippet = "refused: " + reason
+        let entry = DigestEntry(id: RecordID.forMessage(message, rule: refusedKey, action: action),
+                                section: MailboxRunner.problemsSection, created: created, rule: refusedKey, message: summary)
+        var batch = StoreBatch()
+        batch.add(entry)
+        return batch
+    }
+}

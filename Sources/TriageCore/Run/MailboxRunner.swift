@@ -496,6 +496,7 @@ public struct MailboxRunner {
             for item in try connection.fetch(missing, parts: .all) { bytes[item.uid] = item.bytes }
         }
         let reminderIDs = store.allIDs(Reminder.self), queueIDs = store.allIDs(QueueEntry.self)
+        let digests = store.digestShown.all()
         var classified: [Classified] = []
         for (uid, message, _) in candidates {
             // Whole when the bytes are as long as the server says the message is (a long
@@ -504,7 +505,8 @@ public struct MailboxRunner {
                 let whole = message.size > 0 && raw.count >= message.size
                 return ReplyReader.read(inbox.replyBody(raw, whole), complete: whole)
             }
-            var verdict = inbox.reader.read(message, reply: reply ?? .userLines([]), reminderIDs: reminderIDs, queueIDs: queueIDs)
+            var verdict = inbox.reader.read(message, reply: reply ?? .userLines([]), reminderIDs: reminderIDs, queueIDs: queueIDs,
+                                            digests: digests, now: now)
             if case .apply(let commands) = verdict, !options.dryRun {
                 // The store first (idempotent), then the message is marked and moved with the
                 // batch's server actions. A record that cannot be changed (unreadable) refuses
@@ -533,6 +535,20 @@ public struct MailboxRunner {
             case .refuse(let reason):
                 found.refused.append((message, reason))
                 report(.warning(account: account, mailbox: mailbox, "UID \(uid): a digest command was ignored: \(reason)"))
+                // Only an obeyed command is kept from the rules: this one is mail like any other
+                // (a phishing mail titled like a reply goes where the rules send it).
+                // Its whole bytes were fetched for the command: the rules and the records get all of it.
+                var message = message
+                if let raw = bytes[uid], parts.contains(.text) || missing.contains(uid) {
+                    var full = parse(raw)
+                    full.size = message.size
+                    full.attachments = message.attachments
+                    full.server = message.server
+                    message = full
+                }
+                let actions = classify(message)
+                report(.decision(account: account, mailbox: mailbox, uid: uid, subject: message.subject, actions: actions))
+                if !actions.isEmpty { classified.append((uid, message, actions)) }
             }
         }
         return classified
@@ -559,8 +575,7 @@ public struct MailboxRunner {
         let created = plan.created
         // Digest commands were applied when read; those refused are reported.
         for (message, reason) in plan.commands.refused {
-            try reportInDigest([message], problem: "a digest command was ignored: " + reason,
-                               key: "digest command refused", created: created)
+            _ = try store.write(DigestCommandInbox.problem(message, reason: reason, created: created))
         }
         // Store records.
         if !plan.records.isEmpty {

@@ -47,12 +47,18 @@ public struct DigestLedger {
     /// when it was already recorded.
     @discardableResult
     public func markSent(_ day: CivilDate, now: Date, entries: [String] = []) throws -> Bool {
+        try markSent(day, now: now, entries: entries, with: [])
+    }
+
+    /// `markSent` with `files` committed with the marker, renamed before it (what the
+    /// digest showed, `DigestShownLedger.file`), so that a digest on record as sent has them.
+    func markSent(_ day: CivilDate, now: Date, entries: [String], with files: [Store.PendingFile]) throws -> Bool {
         try store.withLock {
             if isSent(day) { return false }
             let record = SentDigest(day: day.iso, sent: Timestamp(now, timeZone: store.timeZone).rfc3339,
                                     entries: entries.sorted())
-            try store.commit([Store.PendingFile(folder: folder, id: day.iso,
-                                                data: Data(record.json.prettySerialized.utf8), obsolete: [])])
+            try store.commit(files + [Store.PendingFile(folder: folder, id: day.iso,
+                                                        data: Data(record.json.prettySerialized.utf8), obsolete: [])])
             return true
         }
     }

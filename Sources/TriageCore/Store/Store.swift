@@ -145,4 +145,7 @@ public final class Store {
 
     /// The record of digests sent.
     public var digestLedger: DigestLedger { DigestLedger(store: self) }
+
+    /// What each sent digest showed, for replies to it.
+    public var digestShown: DigestShownLedger { DigestShownLedger(store: self) }
 }

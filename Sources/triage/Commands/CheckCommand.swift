@@ -48,6 +48,10 @@ enum CheckCommand: Command {
         let storePath = configuration.triage.store ?? context.defaultStorePath()
         let storeProblem = FileTrust.storeProblem(Store(path: storePath, timeZone: configuration.triage.timeZone ?? TimeZone.current))
         if let storeProblem { context.err("triage: \(storeProblem)\n") }
+        // A reply to the digest that lands where triage does not read it is never obeyed.
+        if let warning = DigestReplyAddress.warning(configuration) {
+            context.err("triage: \(configuration.path): warning: \(warning)\n")
+        }
         let loaded = RulesFolder.load(configuration, today: today)
         // Warnings (a rule that may not mean what it says) are shown; only errors fail.
         if !loaded.diagnostics.isEmpty { context.err(loaded.rendered) }

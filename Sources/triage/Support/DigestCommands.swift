@@ -42,7 +42,9 @@ enum DigestCommands {
     static func inbox(setup: RunSetup, connection: MailConnection, dryRun: Bool) throws -> DigestCommandInbox? {
         guard let settings = setup.config.digest, let key = try key(setup.store, create: !dryRun) else { return nil }
         let trash = TrashFolder(configured: settings.trash, connection: connection)
-        return DigestCommandInbox(reader: DigestCommandReader(addresses: addresses(settings), key: key), trash: trash.name,
+        var reader = DigestCommandReader(addresses: addresses(settings), key: key)
+        reader.replyDays = settings.replyDays
+        return DigestCommandInbox(reader: reader, trash: trash.name,
                                   replyBody: { MessageParser.replyBody($0, complete: $1) })
     }
 

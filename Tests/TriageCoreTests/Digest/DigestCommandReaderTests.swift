@@ -24,9 +24,22 @@ final class DigestCommandReaderTests: XCTestCase {
         return m
     }
 
-    private func read(_ m: Message, body: String = "") -> DigestCommandReader.Verdict {
+    /// Sent 30 Nov 07:00 Chicago; replies are read an hour later unless said.
+    let sent = F.instant(2026, 11, 30, 7)
+    var now: Date { F.instant(2026, 11, 30, 8) }
+
+    /// The record of the digest `digestID`, showing `ids` (default: all four records).
+    func shown(_ ids: [String]? = nil, id: String? = nil, sent: Date? = nil) -> DigestShownLedger.Shown {
+        DigestShownLedger.Shown(messageID: id ?? digestID, day: "2026-11-30",
+                                sent: Timestamp(sent ?? self.sent, timeZone: F.chicago).rfc3339,
+                                ids: ids ?? [reminder, snoozed, queueEntry, other])
+    }
+
+    private func read(_ m: Message, body: String = "", digests: [DigestShownLedger.Shown]? = nil,
+                      at: Date? = nil) -> DigestCommandReader.Verdict {
         XCTAssertTrue(reader.isCandidate(m), "\(m.subject ?? "")")
-        return reader.read(m, body: body, reminderIDs: reminderIDs, queueIDs: queueIDs)
+        return reader.read(m, body: body, reminderIDs: reminderIDs, queueIDs: queueIDs, digests: digests ?? [shown()],
+                           now: at ?? now)
     }
 
     private func refused(_ verdict: DigestCommandReader.Verdict, file: StaticString = #filePath, line: UInt = #line) -> String {
@@ -61,13 +74,16 @@ final class DigestCommandReaderTests: XCTestCase {
         let foreign = DigestKey(secret: Array("another store, another secret!!!".utf8)).token(verb: "done", kind: "reminders", id: reminder)
         XCTAssertTrue(refused(read(message(subject: "triage: done 0162 \(foreign)"))).contains("token does not fit"))
         XCTAssertTrue(refused(read(message(subject: "triage: done 0162"))).contains("not a Done or Tomorrow link"))
-        XCTAssertTrue(refused(read(message(subject: "triage: done zz;rm \(otherToken)"))).contains("is not a record id"))
+        XCTAssertTrue(refused(read(message(subject: "triage: done zz;rm \(otherToken)"))).contains("names no record id"))
     }
 
     func testOnlyMailFromAndToTheUserIsACandidate() {
         let token = key.token(verb: "done", kind: "reminders", id: reminder)
         XCTAssertFalse(reader.isCandidate(message(subject: "triage: done 0162 \(token)", from: "eve@example.test")))
         XCTAssertFalse(reader.isCandidate(message(subject: "triage: done 0162 \(token)", to: "eve@example.test")))
+        // A reply goes where the mail app sends it (the digest's From or Reply-To): any To.
+        XCTAssertTrue(reader.isCandidate(message(subject: "Re: triage · Mon 30 Nov", to: "triage@example.test", inReplyTo: digestID)))
+        XCTAssertFalse(reader.isCandidate(message(subject: "Re: triage · Mon 30 Nov", from: "eve@example.test", inReplyTo: digestID)))
         XCTAssertFalse(reader.isCandidate(message(subject: "Lunch?")))
         // The digest itself, when it is sent from the user to the user.
         XCTAssertFalse(reader.isCandidate(message(subject: "triage · Mon 30 Nov: 2 reminders", messageID: digestID)))
@@ -115,8 +131,8 @@ final class DigestCommandReaderTests: XCTestCase {
         // The digest's subject, but an answer to another message.
         XCTAssertTrue(refused(read(message(subject: "Re: triage · Mon 30 Nov: 1 reminder", inReplyTo: "other@example.test"),
                                    body: "done 0162")).contains("names none"))
-        for (body, says) in [("snooze 21c1", "snooze wants"), ("done", "wants one or more ids"), ("done 9999", "no reminder or queue entry"),
-                             ("thanks!", "holds no command"), ("done 0162 snooze", "is not a record id")] {
+        for (body, says) in [("snooze 21c1", "snooze wants"), ("done", "wants one or more ids"), ("done 9999", "names an item that digest did not show"),
+                             ("thanks!", "holds no command"), ("done 0162 snooze", "an id is 4 or more hex digits")] {
             XCTAssertTrue(refused(read(message(subject: "Re: triage", inReplyTo: digestID), body: body)).contains(says), body)
         }
     }
@@ -163,5 +179,87 @@ final class DigestCommandReaderTests: XCTestCase {
         XCTAssertEqual(first.token(verb: "done", kind: "queue", id: other), second.token(verb: "done", kind: "queue", id: other))
         let mode = try FileManager.default.attributesOfItem(atPath: store.commandSecretPath)[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o600)
+    }
+
+    // MARK: - Which digest, which records, how long (issue 25)
+
+    func testAReplyActsOnlyOnTheRecordsTheAnsweredDigestShowed() {
+        let digest = shown([reminder, queueEntry])
+        let reply = message(subject: "Re: triage · Mon 30 Nov", inReplyTo: digestID)
+        XCTAssertEqual(read(reply, body: "done 6aa8", digests: [digest]),
+                       .apply([DigestCommand(verb: .done, kind: "queue", id: queueEntry)]))
+        // ae6b exists in the store, but that digest did not show it: the whole reply is refused.
+        let reason = refused(read(reply, body: "done 6aa8\ndone ae6b", digests: [digest]))
+        XCTAssertEqual(reason, "line 2 names an item that digest did not show")
+    }
+
+    func testARefusalNeverRepeatsWhatTheReplySaid() {
+        let reply = message(subject: "Re: triage · Mon 30 Nov", inReplyTo: digestID)
+        for body in ["done ae6b", "done 9999", "reopen 21c1xyz", "done 0162 6aa8 ae6b", "snooze ae6b 2 days"] {
+            let reason = refused(read(reply, body: body, digests: [shown([reminder, queueEntry])]))
+            for word in body.split(separator: " ") where word.count >= 4 && !["done", "snooze", "reopen"].contains(String(word)) {
+                XCTAssertFalse(reason.contains(word) && word != "0162", "\(reason) repeats \(word)")
+            }
+            XCTAssertFalse(reason.contains(body), reason)
+        }
+    }
+
+    func testHintsUseTheIDsOfTheDigestAnswered() {
+        let seven = F.id("7a3f")
+        let reader = self.reader
+        let reply = message(subject: "Re: triage · Mon 30 Nov", inReplyTo: digestID)
+        let digests = [shown([seven])]
+        for (body, says) in [("done", "as in done 7a3f"), ("snooze 7a3f", "as in snooze 7a3f 3 days"), ("thanks", "done 7a3f")] {
+            guard case .refuse(let reason) = reader.read(reply, body: body, reminderIDs: reminderIDs + [seven], queueIDs: queueIDs,
+                                                         digests: digests, now: now) else { return XCTFail(body) }
+            XCTAssertTrue(reason.contains(says), reason)
+            XCTAssertFalse(reason.contains("0162") || reason.contains("21c1"), reason)
+        }
+    }
+
+    func testAReplyCountsForReplyDaysAfterTheDigestWasSent() {
+        let reply = message(subject: "Re: triage · Mon 30 Nov", inReplyTo: digestID)
+        let thirty = Date(timeInterval: 30 * 86_400, since: sent)
+        XCTAssertEqual(read(reply, body: "done 0162", at: thirty), .apply([DigestCommand(verb: .done, kind: "reminders", id: reminder)]))
+        let reason = refused(read(reply, body: "done 0162", at: thirty.addingTimeInterval(60)))
+        XCTAssertEqual(reason, "the digest of Mon 30 Nov is older than 30 days: reply to today's digest")
+        var short = self.reader
+        short.replyDays = 2
+        guard case .refuse(let stale) = short.read(reply, body: "done 0162", reminderIDs: reminderIDs, queueIDs: queueIDs,
+                                                   digests: [shown()], now: F.instant(2026, 12, 3, 8)) else { return XCTFail() }
+        XCTAssertTrue(stale.contains("older than 2 days"), stale)
+        // Pruned (or never recorded): refused, saying why.
+        XCTAssertTrue(refused(read(reply, body: "done 0162", digests: [], at: F.instant(2027, 2, 1, 8))).contains("older than 30 days"))
+        XCTAssertTrue(refused(read(reply, body: "done 0162", digests: [])).contains("is not on record"))
+    }
+
+    func testInReplyToDecidesAndReferencesFallBackToTheNewestDigestOnRecord() {
+        var builder = DigestMessageBuilder(from: "triage@example.test", to: "me@example.test", timeZone: F.chicago)
+        builder.key = key
+        let older = builder.messageID(day: F.day(2026, 11, 29)), newer = digestID
+        let olderShown = DigestShownLedger.Shown(messageID: older, day: "2026-11-29",
+                                                 sent: Timestamp(F.instant(2026, 11, 29, 7), timeZone: F.chicago).rfc3339, ids: [other])
+        let newerShown = shown([reminder])
+        // A reply to the user's own earlier reply: In-Reply-To names no digest; References hold both.
+        var threaded = message(subject: "Re: Re: triage · Mon 30 Nov", inReplyTo: "earlier@phone.example")
+        threaded.references = [older, "earlier@phone.example", newer]
+        XCTAssertEqual(read(threaded, body: "done 0162", digests: [olderShown, newerShown]),
+                       .apply([DigestCommand(verb: .done, kind: "reminders", id: reminder)]))
+        XCTAssertTrue(refused(read(threaded, body: "done ae6b", digests: [olderShown, newerShown])).contains("did not show"))
+        // A direct reply to the older digest acts on what that one showed, not the newer one's.
+        var direct = message(subject: "Re: triage · Sun 29 Nov", inReplyTo: older)
+        direct.references = [newer, older]
+        XCTAssertEqual(read(direct, body: "done ae6b", digests: [olderShown, newerShown]),
+                       .apply([DigestCommand(verb: .done, kind: "queue", id: other)]))
+        XCTAssertTrue(refused(read(direct, body: "done 0162", digests: [olderShown, newerShown])).contains("did not show"))
+    }
+
+    func testALinkCountsWhileADigestOfTheLastReplyDaysShowedItsItem() {
+        let token = key.token(verb: "done", kind: "reminders", id: reminder)
+        let link = message(subject: "triage: done 0162 \(token)")
+        XCTAssertEqual(read(link, digests: [shown([reminder])]), .apply([DigestCommand(verb: .done, kind: "reminders", id: reminder)]))
+        XCTAssertTrue(refused(read(link, digests: [shown([queueEntry])])).contains("in no digest of the last 30 days"))
+        XCTAssertTrue(refused(read(link, digests: [shown([reminder])], at: Date(timeInterval: 31 * 86_400, since: sent)))
+            .contains("in no digest of the last 30 days"))
     }
 }

@@ -20,6 +20,9 @@ final class MailboxRunnerCommandTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try store.put(Reminder(id: reminderID, title: "Call", due: CivilDate(year: 2026, month: 11, day: 30),
                                created: Timestamp(now, timeZone: utc)))
+        // The digest that showed it, sent an hour before: its links count.
+        try store.digestShown.record(messageID: "digest-2026-11-30.abc.def@triage.invalid", day: CivilDate(year: 2026, month: 11, day: 30),
+                                     now: now.addingTimeInterval(-3600), ids: [reminderID])
     }
 
     override func tearDownWithError() throws {
@@ -33,6 +36,8 @@ final class MailboxRunnerCommandTests: XCTestCase {
         message.to = [Address(address: "me@example.test")]
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\r\n") where line.hasPrefix("Subject: ") {
             message.subject = String(line.dropFirst(9))
+            // Each its own identity (a Problems entry's id derives from it).
+            message.messageID = "\(UInt(bitPattern: line.hashValue))@test.example"
         }
         return message
     }
@@ -85,11 +90,34 @@ final class MailboxRunnerCommandTests: XCTestCase {
         connection.deliver(subject: done)
         connection.deliver(subject: "Lunch?")
         try run(connection)
-        XCTAssertEqual(connection.subjects(in: "INBOX"), [done, "Lunch?"], "left alone; the other message goes on")
+        XCTAssertEqual(connection.subjects(in: "INBOX"), [done, "Lunch?"], "not obeyed; the other message goes on")
         XCTAssertEqual(connection.subjects(in: "Trash"), [])
-        XCTAssertEqual(ruled, ["Lunch?"])
+        XCTAssertEqual(ruled, ["Lunch?", done], "a refused command is mail like any other")
         let problems = store.unreportedDigestEntries().records.filter { $0.section == MailboxRunner.problemsSection }
         XCTAssertEqual(problems.count, 1)
         XCTAssertTrue(problems.first?.message.snippet.contains("the store could not apply it") ?? false, "\(problems)")
+    }
+
+    /// Issue 25: only an obeyed command is kept from the rules. A message titled like a
+    /// reply to the digest that proves nothing is sorted like any mail, and its
+    /// Problems line holds neither its text nor more than 80 characters of its subject.
+    func testARefusedCommandGoesThroughTheRulesAndItsProblemQuotesNoCommand() throws {
+        let connection = try fresh()
+        let long = "Re: triage · Mon 30 Nov: " + String(repeating: "verify your account now ", count: 8)
+        connection.deliver(subject: long)
+        connection.deliver(subject: "triage: done 0162 aaaaaaaa")
+        try run(connection)
+        XCTAssertEqual(ruled, [long, "triage: done 0162 aaaaaaaa"])
+        XCTAssertEqual(try store.record(Reminder.self, id: reminderID)?.status, .open)
+        XCTAssertEqual(connection.subjects(in: "Trash"), [])
+        XCTAssertTrue(connection.log.contains { $0.contains("ruled") }, "the rules' actions were applied: \(connection.log)")
+        let problems = store.unreportedDigestEntries().records.filter { $0.section == MailboxRunner.problemsSection }
+        XCTAssertEqual(problems.count, 2)
+        for problem in problems {
+            let subject = problem.message.subject ?? ""
+            XCTAssertTrue(subject.hasPrefix("a reply to the digest (subject") || subject.hasPrefix("a Done link's message (subject"), subject)
+            XCTAssertLessThanOrEqual(subject.count, 80 + 40, subject)
+            XCTAssertTrue(problem.message.snippet.hasPrefix("refused: "), problem.message.snippet)
+        }
     }
 }

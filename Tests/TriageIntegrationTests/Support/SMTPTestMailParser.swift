@@ -11,6 +11,7 @@ struct SMTPTestMailParser: Decodable {
     var subject: String?
     var from: [Mailbox]
     var to: [Mailbox]
+    var reply_to: [Mailbox]?
     var message_id: String?
     var headers: [String]
     var content_type: String
