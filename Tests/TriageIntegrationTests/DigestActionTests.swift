@@ -207,7 +207,8 @@ final class DigestActionTests: XCTestCase {
                       result.err)
         XCTAssertEqual(try status(Reminder.self, plumber), "open 2030-01-15")
         XCTAssertEqual(try status(QueueEntry.self, receipt), "done 2030-01-15", "the other reply is obeyed")
-        XCTAssertEqual(try folder("INBOX").count, 1, "the refused reply is left alone")
+        XCTAssertEqual(try folder("INBOX").count, 0)
+        XCTAssertEqual(try folder("Archive").count, 1, "the refused reply goes through the rules as any mail (issue 25)")
         // A second run neither dies nor reports it again.
         let again = try TriageProcess.run(["run", "--now", "2030-01-15T10:00", "--config", dir + "/triage.conf"])
         XCTAssertEqual(again.status, 0, again.err)
@@ -216,7 +217,7 @@ final class DigestActionTests: XCTestCase {
                                              "--config", dir + "/triage.conf"]).out
         XCTAssertTrue(preview.contains("! Problems · 1"), preview)
         XCTAssertTrue(preview.replacingOccurrences(of: "\n  ", with: " ")
-            .contains("a digest command was ignored: line 1: snooze wants an id and a time of at most 366 days"), preview)
+            .contains("refused: line 1: snooze wants an id and a time of at most 366 days"), preview)
     }
 
     /// Two replies as phones send them (fixtures of TriageMIMETests/Fixtures/replies):

@@ -20,6 +20,12 @@ final class ReplyFixtureTests: XCTestCase {
     let ids = ["0162", "6aa8", "ae6b", "21c1"].map { $0 + String(repeating: "0", count: 27) + "1" }
     var reader: DigestCommandReader { DigestCommandReader(addresses: ["me@example.test"], key: key) }
 
+    /// The answered digest's record: it showed all four items, and was sent an hour before the replies are read.
+    var digests: [DigestShownLedger.Shown] {
+        [DigestShownLedger.Shown(messageID: digestID, day: "2030-01-15", sent: "2030-01-15T08:00:00Z", ids: ids.sorted())]
+    }
+    let now = Date(timeIntervalSince1970: 1_894_698_000)  // 2030-01-15T09:00:00Z
+
     var digestID: String {
         var builder = DigestMessageBuilder(from: "triage@example.test", to: "me@example.test",
                                            timeZone: TimeZone(identifier: "America/Chicago")!)
@@ -52,7 +58,7 @@ final class ReplyFixtureTests: XCTestCase {
 
     func verdict(_ body: ReplyBody, _ message: Message, complete: Bool = true) -> DigestCommandReader.Verdict {
         reader.read(message, reply: ReplyReader.read(body, complete: complete),
-                    reminderIDs: [ids[0], ids[3]], queueIDs: [ids[1], ids[2]])
+                    reminderIDs: [ids[0], ids[3]], queueIDs: [ids[1], ids[2]], digests: digests, now: now)
     }
 
     func testEveryReplyShapeObeysExactlyTheCommandAboveTheQuote() throws {
@@ -90,7 +96,8 @@ final class ReplyFixtureTests: XCTestCase {
             let message = MessageParser.parse(bytes)
             let want = DigestCommandReader.Verdict.apply(try expected(bytes))
             func old(_ text: String) -> DigestCommandReader.Verdict {
-                reader.read(message, reply: .userLines(oldLines(text)), reminderIDs: [ids[0], ids[3]], queueIDs: [ids[1], ids[2]])
+                reader.read(message, reply: .userLines(oldLines(text)), reminderIDs: [ids[0], ids[3]], queueIDs: [ids[1], ids[2]],
+                            digests: digests, now: now)
             }
             var texts = [(name, MessageParser.bodyText(bytes))]
             let body = MessageParser.replyBody(bytes, complete: true)
