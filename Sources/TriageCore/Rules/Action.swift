@@ -3,15 +3,15 @@
 ///
 /// How to add an action: add the case here, then build. Each concern is one
 /// switch on the action without `default:`, so the compiler names every one:
-/// `storeEffect` (the record it writes), `serverEffect` (what it asks of the
-/// server), `MessageParts.needed(by:)` (the parts it needs fetched),
-/// `RuleEvaluator.expand` (its placeholders) and `.exclusiveGroup` (what it
-/// conflicts with), `RecordID.actionKey` (its part of a record's identity) and
-/// `ActionFormatter` (its text and JSON). The compiler cannot name two places:
-/// the rule parser (`RuleParser.parseAction` and its `actionNames`) and the
-/// action table in docs/rules.md; add a case to `Tests/TriageCoreTests/RuleCases`.
-/// `StoreBatch`, `ServerPlan` and `MailboxRunner` read the effects and need no
-/// change unless the action brings a new kind of effect.
+/// `word` (its `ActionWord`), `storeEffect` (the record it writes), `serverEffect`
+/// (what it asks of the server), `MessageParts.needed(by:)` (the parts it needs
+/// fetched), `RuleEvaluator.expand` (its placeholders) and `.exclusiveGroup` (what
+/// it conflicts with), `RecordID.actionKey` (its part of a record's identity) and
+/// `ActionFormatter` (its text and JSON). A new word is an `ActionWord` entry, read by
+/// `RuleParser.parseAction`; docs/rules.md and man/triage-rules.5 are checked against
+/// that table (`OperatorTableTests`, `ManPageTests`); add a case to
+/// `Tests/TriageCoreTests/RuleCases`. `StoreBatch`, `ServerPlan` and `MailboxRunner`
+/// read the effects and need no change unless the action brings a new kind of effect.
 public enum Action: Hashable, Sendable {
     /// Add a server label or keyword.
     case label(String)

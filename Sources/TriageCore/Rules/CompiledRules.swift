@@ -27,21 +27,17 @@ public struct CompiledRules: Sendable {
         ZonedTime.civilDate(at: Int64(now.timeIntervalSince1970.rounded(.down)), in: environment.timeZone)
     }
 
-    /// The message parts some rule's query looks at: `.text` for bare words (they
-    /// search the snippet), `.structure` for `has:attachment` and `filename:`.
-    /// Messages need no more than this to be classified: `header:` reads the header
-    /// block, which every fetch brings.
-    public var neededParts: MessageParts {
-        var parts: MessageParts = []
-        for term in program.terms {
-            switch term {
-            case .text, .textGlob: parts.insert(.text)
-            case .hasAttachment, .filename, .filenameGlob: parts.insert(.structure)
-            default: break
-            }
-        }
-        return parts
-    }
+    /// The message parts some rule's query looks at (`QueryOperator.parts`): `.text`
+    /// for bare words (they search the snippet), `.structure` for `has:attachment` and
+    /// `filename:`. Messages need no more than this to be classified: `header:` reads
+    /// the header block, which every fetch brings.
+    public let neededParts: MessageParts
+
+    /// The header fields the rules read plus `fixedHeaderFields`, upper-case, sorted;
+    /// nil when the whole header is needed: a rule with bare words reads the text,
+    /// whose MIME parse needs the Content-* fields of the header (see
+    /// `CompiledRules+HeaderFields`).
+    public let neededHeaderFields: [String]?
 
     /// Prepares a message for matching against these rules; `folders` maps its mailbox
     /// to the names rules use (`in:`).

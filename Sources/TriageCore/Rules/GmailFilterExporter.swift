@@ -28,21 +28,17 @@ public enum GmailFilterExporter {
         result.leftToTriage = sieve.leftToTriage
         let left = Set(sieve.leftToTriage.map { $0.rule.path + ":\($0.rule.line)" })
         var entries: [String] = []
+        var own = LeftToTriage()
         var stopper: CompiledRule?
-        var blocker: CompiledRule?
         var folderRule: CompiledRule?
-        for rule in rules.rules where !left.contains(rule.path + ":\(rule.line)") {
-            if let blocker {
-                result.leftToTriage.append((rule, "an earlier rule, \"\(blocker.name)\", is left to triage and may change what this one does"))
-                continue
-            }
+        for rule in rules.rules where !left.contains(rule.path + ":\(rule.line)") && own.admits(rule) {
             if let stopper {
-                result.leftToTriage.append((rule, "Gmail filters have no stop: \"\(stopper.name)\" would not stop this one"))
+                own.leave(rule, "Gmail filters have no stop: \"\(stopper.name)\" would not stop this one")
                 continue
             }
             let files = rule.actions.contains { if case .move = $0 { return true } else { return false } }
             if files, let folderRule {
-                result.leftToTriage.append((rule, "Gmail would apply both this folder and \"\(folderRule.name)\"'s; triage keeps the first"))
+                own.leave(rule, "Gmail would apply both this folder and \"\(folderRule.name)\"'s; triage keeps the first")
                 continue
             }
             do {
@@ -59,7 +55,7 @@ public enum GmailFilterExporter {
                     }
                 }
                 guard properties.allSatisfy({ !$0.1.unicodeScalars.contains { ControlCharacters.isControl($0) } }) else {
-                    throw SieveExporter.Unexportable("a value holds a control character, which XML cannot carry")
+                    throw Unexportable("a value holds a control character, which XML cannot carry")
                 }
                 // Gmail's filters set one label each: a rule with more becomes one filter per label.
                 let labels = properties.filter { $0.0 == "label" }
@@ -71,14 +67,11 @@ public enum GmailFilterExporter {
                 // A later archive is harmless (Gmail archives once); a later move is not.
                 if files || rule.actions.contains(.archive) { folderRule = folderRule ?? rule }
                 if rule.actions.contains(.stop) { stopper = rule }
-            } catch let reason as SieveExporter.Unexportable {
-                result.leftToTriage.append((rule, reason.text))
-                blocker = rule
             } catch {
-                result.leftToTriage.append((rule, "\(error)"))
-                blocker = rule
+                own.refuse(rule, error)
             }
         }
+        result.leftToTriage += own.rules
         result.filters = entries.count
         result.leftToTriage.sort { ($0.rule.path, $0.rule.line) < ($1.rule.path, $1.rule.line) }
         result.xml = """
@@ -106,23 +99,30 @@ public enum GmailFilterExporter {
 
     /// The query in Gmail's search syntax (triage's own, for the terms taken).
     static func query(_ node: QueryNode) throws -> String {
-        switch node {
-        case .and(let items): return try items.map { try group($0) }.joined(separator: " ")
-        case .or(let items): return "{" + (try items.map { try group($0) }).joined(separator: " ") + "}"
-        case .not(let child): return "-" + (try group(child))
-        case .invalid: throw SieveExporter.Unexportable("the rule has an error")
-        case .term(let term):
-            switch term.predicate {
-            case .address(let field, .me) where [.from, .to, .cc].contains(field): return field.spelling + "me"
-            case .address(let field, .address(let address)) where [.from, .to, .cc].contains(field): return field.spelling + address
-            case .address(let field, .domain(let domain)) where [.from, .to, .cc].contains(field): return field.spelling + "@" + domain
-            default: throw SieveExporter.Unexportable("\(term.text): Gmail's search has no operator that answers it as triage does")
-            }
-        }
+        try node.fold(term: term,
+                      and: { $0.map(group).joined(separator: " ") },
+                      or: { "{" + $0.map(group).joined(separator: " ") + "}" },
+                      not: { "-" + group($0) },
+                      invalid: { throw Unexportable("the rule has an error") })
     }
 
-    private static func group(_ node: QueryNode) throws -> String {
-        if case .and = node { return "(" + (try query(node)) + ")" }
-        return try query(node)
+    /// A term Gmail's search answers as triage does: an address operator the table
+    /// marks `gmail` with a whole address, `@domain` or `me`.
+    private static func term(_ term: QueryTerm) throws -> String {
+        if case .address(let field, let pattern) = term.predicate, QueryOperator[field].gmail {
+            switch pattern {
+            case .me: return field.spelling + "me"
+            case .address(let address): return field.spelling + address
+            case .domain(let domain): return field.spelling + "@" + domain
+            case .glob, .words, .domainOrWords: break
+            }
+        }
+        throw Unexportable("\(term.text): Gmail's search has no operator that answers it as triage does")
+    }
+
+    /// A child as written inside a group: an AND in parentheses.
+    private static func group(_ child: QueryNode.Folded<String>) -> String {
+        if case .and = child.node { return "(" + child.value + ")" }
+        return child.value
     }
 }

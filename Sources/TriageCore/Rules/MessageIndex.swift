@@ -333,14 +333,6 @@ enum AddressField {
 
     /// The bit of an address operator.
     static func bit(_ field: QueryField) -> UInt8 {
-        switch field {
-        case .from: return from
-        case .to: return to
-        case .cc: return cc
-        case .bcc: return bcc
-        case .replyto: return replyTo
-        case .deliveredto: return deliveredTo
-        default: return 0
-        }
+        QueryOperator[field].addressBit
     }
 }

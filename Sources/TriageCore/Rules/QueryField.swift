@@ -24,10 +24,8 @@ public enum QueryField: String, CaseIterable, Hashable, Sendable {
 
     /// Whether the value is an address or a name.
     public var isAddress: Bool {
-        switch self {
-        case .from, .to, .cc, .bcc, .replyto, .deliveredto: return true
-        default: return false
-        }
+        if case .address = QueryOperator[self].syntax { return true }
+        return false
     }
 
     /// The operator named `name` (lower-cased, no colon), if any.

@@ -18,16 +18,13 @@ public indirect enum QueryNode: Hashable, Sendable {
     /// inside a group of the other kind is in parentheses, `(a OR b) c`, so the text
     /// reads one way only, whatever precedence the reader assumes.
     public var display: String {
-        switch self {
-        case .and(let items):
-            return items.map { if case .or = $0 { return "(" + $0.display + ")" } else { return $0.display } }.joined(separator: " ")
-        case .or(let items):
-            return items.map { if case .and = $0 { return "(" + $0.display + ")" } else { return $0.display } }.joined(separator: " OR ")
-        case .not(let child):
-            if case .term = child { return "-" + child.display }
-            return "-(" + child.display + ")"
-        case .term(let term): return term.text
-        case .invalid: return "?"
-        }
+        fold(term: { $0.text },
+             and: { $0.map { if case .or = $0.node { return "(" + $0.value + ")" } else { return $0.value } }.joined(separator: " ") },
+             or: { $0.map { if case .and = $0.node { return "(" + $0.value + ")" } else { return $0.value } }.joined(separator: " OR ") },
+             not: { child in
+                 if case .term = child.node { return "-" + child.value }
+                 return "-(" + child.value + ")"
+             },
+             invalid: { "?" })
     }
 }

@@ -95,24 +95,22 @@ struct QueryProgram: Sendable {
 
     /// Appends `query` and returns its root node.
     mutating func append(_ query: QueryNode, compile: (QueryTerm, inout QueryProgram) -> CompiledTerm) -> Int32 {
-        switch query {
-        case .and(let items), .or(let items):
-            let kids = items.map { append($0, compile: compile) }
-            let start = Int32(children.count)
-            children.append(contentsOf: kids)
-            let isAnd: Bool
-            if case .and = query { isAnd = true } else { isAnd = false }
-            return add(Node(kind: isAnd ? .and : .or, a: start, b: Int32(children.count)), query.display)
-        case .not(let child):
-            let c = append(child, compile: compile)
-            return add(Node(kind: .not, a: c, b: 0), query.display)
-        case .term(let term):
-            let compiled = compile(term, &self)
-            terms.append(compiled)
-            return add(Node(kind: .term, a: Int32(terms.count - 1), b: 0), term.text)
-        case .invalid:
-            return add(Node(kind: .never, a: 0, b: 0), "?")
-        }
+        query.fold(
+            term: { term in
+                let compiled = compile(term, &self)
+                terms.append(compiled)
+                return add(Node(kind: .term, a: Int32(terms.count - 1), b: 0), term.text)
+            },
+            and: { kids in group(.and, kids, QueryNode.and(kids.map(\.node)).display) },
+            or: { kids in group(.or, kids, QueryNode.or(kids.map(\.node)).display) },
+            not: { child in add(Node(kind: .not, a: child.value, b: 0), QueryNode.not(child.node).display) },
+            invalid: { add(Node(kind: .never, a: 0, b: 0), "?") })
+    }
+
+    private mutating func group(_ kind: Kind, _ kids: [QueryNode.Folded<Int32>], _ text: String) -> Int32 {
+        let start = Int32(children.count)
+        children.append(contentsOf: kids.map(\.value))
+        return add(Node(kind: kind, a: start, b: Int32(children.count)), text)
     }
 
     private mutating func add(_ node: Node, _ text: String) -> Int32 {

@@ -13,6 +13,7 @@ public enum RuleCompiler {
         var firstByName: [String: RuleDefinition] = [:]
         var headerNames: [String] = []
         var importantRules: [CompiledRule] = []
+        var predicates: [QueryPredicate] = []
         let identityIDs = environment.identities.map { vocabulary.intern($0.lowercased()) }
 
         for rule in rules {
@@ -26,6 +27,7 @@ public enum RuleCompiler {
             var readsImportant = false
             let root = program.append(rule.query) { term, program in
                 if case .isImportant = term.predicate { readsImportant = true }
+                predicates.append(term.predicate)
                 return compileTerm(term, path: rule.path, environment: environment, program: &program, vocabulary: &vocabulary,
                                    keepsText: &keepsText, headerNames: &headerNames, diagnostics: &diagnostics)
             }
@@ -35,9 +37,11 @@ public enum RuleCompiler {
             compiled.append(made)
             if readsImportant { importantRules.append(made) }
         }
+        let reads = CompiledRules.reads(predicates)
         let result = CompiledRules(rules: compiled, environment: environment, program: program, vocabulary: vocabulary,
                                    identityIDs: identityIDs, keepsText: keepsText, headerNames: headerNames,
-                                   importantRules: importantRules)
+                                   importantRules: importantRules, neededParts: reads.parts,
+                                   neededHeaderFields: reads.headerFields)
         return (result, diagnostics)
     }
 

@@ -314,7 +314,7 @@ public struct RuleParser {
         let op = advance()
         let field = QueryField(name: op.text)
         if field == nil {
-            let names = QueryField.allCases.map(\.rawValue)
+            let names = QueryOperator.all.compactMap { $0.field?.rawValue }
             if let guess = Suggestion.closest(to: op.text, in: names) {
                 error(op.span, "unknown operator '\(op.text):'; did you mean '\(guess):'?")
             } else {
@@ -362,8 +362,8 @@ public struct RuleParser {
         guard let field else {
             return textPattern().map { term(.text($0)) } ?? .invalid
         }
-        switch field {
-        case .from, .to, .cc, .bcc, .replyto, .deliveredto:
+        switch QueryOperator[field].syntax {
+        case .address:
             if lower == "me" { return term(.address(field, .me)) }
             if lower.contains("*") { return term(.address(field, .glob(lower))) }
             if lower.hasPrefix("@") {
@@ -378,8 +378,8 @@ public struct RuleParser {
                 return term(.address(field, .domainOrWords(lower, words)))
             }
             return term(.address(field, .words(words)))
-        case .subject:
-            return textPattern().map { term(.subject($0)) } ?? .invalid
+        case .text(let predicate):
+            return textPattern().map { term(predicate($0)) } ?? .invalid
         case .list:
             guard !lower.isEmpty else { error(token.span, "list: needs a List-Id, as in list:dev.lists.example"); return .invalid }
             // Gmail accepts list:info@example.test for the List-Id info.example.test.
@@ -387,38 +387,30 @@ public struct RuleParser {
         case .label:
             guard !lower.isEmpty else { error(token.span, "label: needs a label name"); return .invalid }
             return term(.label(LabelName.key(raw)))
-        case .has:
-            guard lower == "attachment" else {
-                error(token.span, "unknown value '\(raw)' for has:; did you mean 'attachment'?")
-                return .invalid
+        case .keyword(let table):
+            if let known = table.first(where: { $0.word == lower }) { return term(known.predicate) }
+            let words = table.map(\.word)
+            let hint: String
+            if words.count == 1 {
+                hint = "did you mean '\(words[0])'?"
+            } else {
+                hint = Suggestion.closest(to: lower, in: words).map { "did you mean '\(field.spelling)\($0)'?" }
+                    ?? "use " + words.dropLast().map { field.spelling + $0 }.joined(separator: ", ") + " or " + field.spelling + words[words.count - 1]
             }
-            return term(.hasAttachment)
+            error(token.span, "unknown value '\(raw)' for \(field.spelling); \(hint)")
+            return .invalid
         case .filename:
             guard !lower.isEmpty else { error(token.span, "filename: needs a name or an extension, as in filename:pdf"); return .invalid }
             return term(.filename(lower))
-        case .is:
-            switch lower {
-            case "unread": return term(.isUnread)
-            case "read": return term(.isRead)
-            case "starred": return term(.isStarred)
-            case "important": return term(.isImportant)
-            case "impersonating": return term(.isImpersonating)
-            default:
-                let known = ["unread", "read", "starred", "important", "impersonating"]
-                let hint = Suggestion.closest(to: lower, in: known).map { "did you mean 'is:\($0)'?" }
-                    ?? "use is:unread, is:read, is:starred, is:important or is:impersonating"
-                error(token.span, "unknown value '\(raw)' for is:; \(hint)")
-                return .invalid
-            }
-        case .larger, .smaller:
+        case .size(let predicate):
             guard let size = parseSize(token, field: field) else { return .invalid }
-            return term(field == .larger ? .larger(size) : .smaller(size))
-        case .olderThan, .newerThan:
+            return term(predicate(size))
+        case .age(let predicate):
             guard let age = parseAge(token, field: field) else { return .invalid }
-            return term(field == .olderThan ? .olderThan(age) : .newerThan(age))
+            return term(predicate(age))
         case .header:
             return headerTerm(token, raw: raw, written: written).map(term) ?? .invalid
-        case .in:
+        case .folder:
             var folder = lower
             while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
             guard !folder.allSatisfy(\.isWhitespace) else {
@@ -426,16 +418,15 @@ public struct RuleParser {
                 return .invalid
             }
             return term(.inFolder(folder))
-        case .category:
-            error(token.span, "category: cannot work: Gmail's IMAP does not say which category (Promotions, Social, "
-                  + "Updates, Forums) a message is in; have a Gmail filter add a label to such mail and use label: instead")
+        case .refused(let reason):
+            error(token.span, reason)
             return .invalid
-        case .after, .before:
+        case .date(let predicate):
             guard raw.count == 10, let date = CivilDate(iso: raw) else {
                 error(token.span, "bad date '\(raw)' for \(field.spelling); write YYYY/MM/DD, as in \(field.spelling)2026/01/31")
                 return .invalid
             }
-            return term(field == .after ? .after(date) : .before(date))
+            return term(predicate(date))
         }
     }
 
@@ -514,8 +505,6 @@ public struct RuleParser {
 
     // MARK: - Actions
 
-    private static let actionNames = ["label", "unlabel", "move", "archive", "mark", "flag", "queue", "remind", "digest", "webhook", "stop"]
-
     private mutating func parseActions() throws -> [Action] {
         var actions: [Action] = []
         var stopToken: Token?
@@ -545,18 +534,18 @@ public struct RuleParser {
         guard token.kind == .word else { throw error(expectedSpan, "expected an action, found \(token.quoted)") }
         advance()
         let name = token.text.lowercased()
-        switch name {
-        case "label": return .label(try labelArgument(after: token))
-        case "unlabel": return .unlabel(try labelArgument(after: token))
-        case "move": return .move(try argument(after: token, what: "a folder name"))
-        case "mark":
+        switch ActionWord.Name(rawValue: name) {
+        case .label: return .label(try labelArgument(after: token))
+        case .unlabel: return .unlabel(try labelArgument(after: token))
+        case .move: return .move(try argument(after: token, what: "a folder name"))
+        case .mark:
             if peek.isWord("read") { advance(); return .markRead }
             if peek.isWord("unread") { advance(); return .markUnread }
             throw error(expectedSpan, "mark needs 'read' or 'unread', found \(peek.quoted)")
-        case "flag": return .flag
-        case "archive": return .archive
-        case "stop": return .stop
-        case "queue":
+        case .flag: return .flag
+        case .archive: return .archive
+        case .stop: return .stop
+        case .queue:
             let nameToken = peek
             guard nameToken.kind == .word || nameToken.kind == .string, !atRuleEnd else {
                 throw error(expectedSpan, "queue needs a queue name, as in queue rec")
@@ -572,13 +561,13 @@ public struct RuleParser {
                 days = try parseDays()
             }
             return .queue(name: queue, inDays: days)
-        case "remind": return .remind(try parseReminder(templates: true))
-        case "digest":
+        case .remind: return .remind(try parseReminder(templates: true))
+        case .digest:
             if peek.kind == .string {
                 return .digest(section: try argument(after: token, what: "a section name"))
             }
             return .digest(section: "FYI")
-        case "webhook":
+        case .webhook:
             let url = peek
             guard url.kind == .string else {
                 throw error(expectedSpan, "webhook needs a URL in quotes, as in webhook \"https://example.test/hook\"")
@@ -589,11 +578,11 @@ public struct RuleParser {
                 error(url.span, "webhook needs an http:// or https:// URL, not \"\(url.text)\"")
             }
             return .webhook(url: url.text)
-        default:
-            if let guess = Suggestion.closest(to: name, in: Self.actionNames) {
+        case nil:
+            if let guess = Suggestion.closest(to: name, in: ActionWord.names) {
                 throw error(token.span, "unknown action '\(token.text)'; did you mean '\(guess)'?")
             }
-            throw error(token.span, "unknown action '\(token.text)'; actions are " + Self.actionNames.joined(separator: ", "))
+            throw error(token.span, "unknown action '\(token.text)'; actions are " + ActionWord.names.joined(separator: ", "))
         }
     }
 

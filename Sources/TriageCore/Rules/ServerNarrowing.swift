@@ -60,36 +60,23 @@ public struct ServerNarrowing: Hashable, Sendable {
     /// to push down: a conjunction needs one pushable conjunct (the first is taken),
     /// a disjunction needs every branch pushable.
     static func key(for query: QueryNode, identities: [String]) -> SearchKey? {
-        switch query {
-        case .and(let items):
-            for item in items { if let key = key(for: item, identities: identities) { return key } }
-            return nil
-        case .or(let items):
-            var keys: [SearchKey] = []
-            for item in items {
-                guard let key = key(for: item, identities: identities) else { return nil }
-                keys.append(key)
-            }
-            return keys.isEmpty ? nil : .or(keys)
-        case .not, .invalid:
-            return nil
-        case .term(let term):
-            guard case .address(let field, let pattern) = term.predicate, let header = header(field) else { return nil }
-            guard let values = values(pattern, identities: identities), !values.isEmpty else { return nil }
-            return values.count == 1 ? .header(header, values[0]) : .or(values.map { .header(header, $0) })
-        }
-    }
-
-    /// The search field of an address operator: `replyto:` and `deliveredto:` have
-    /// no SEARCH key of their own (a HEADER search does not parse addresses).
-    static func header(_ field: QueryField) -> SearchKey.Field? {
-        switch field {
-        case .from: return .from
-        case .to: return .to
-        case .cc: return .cc
-        case .bcc: return .bcc
-        default: return nil
-        }
+        query.fold(
+            term: { term in
+                guard case .address(let field, let pattern) = term.predicate, let header = QueryOperator[field].search else { return nil }
+                guard let values = values(pattern, identities: identities), !values.isEmpty else { return nil }
+                return values.count == 1 ? .header(header, values[0]) : .or(values.map { .header(header, $0) })
+            },
+            and: { items in items.lazy.compactMap(\.value).first },
+            or: { items in
+                var keys: [SearchKey] = []
+                for item in items {
+                    guard let key = item.value else { return nil }
+                    keys.append(key)
+                }
+                return keys.isEmpty ? nil : .or(keys)
+            },
+            not: { _ in nil },
+            invalid: { nil })
     }
 
     /// Substrings every address the pattern matches has (any one of them, for `me`).

@@ -36,23 +36,10 @@ public enum SieveExporter {
     public static func export(_ rules: CompiledRules, archiveFolder: String, namespace: FolderNamespace = .plain) -> Result {
         var result = Result(script: "")
         let identities = rules.environment.identities.map { $0.lowercased() }
-        var blocker: CompiledRule?
+        var left = LeftToTriage()
         var body: [String] = []
         var reads = Reads()
-        for rule in rules.rules {
-            let serverSide = rule.actions.contains { $0.serverEffect != nil || $0 == .stop }
-            if let blocker {
-                if serverSide {
-                    result.leftToTriage.append((rule, "an earlier rule, \"\(blocker.name)\", is left to triage and may change what this one does"))
-                } else {
-                    result.leftToTriage.append((rule, "local actions only (queue, remind, digest, webhook): triage does them"))
-                }
-                continue
-            }
-            guard serverSide else {
-                result.leftToTriage.append((rule, "local actions only (queue, remind, digest, webhook): triage does them"))
-                continue
-            }
+        for rule in rules.rules where left.admits(rule) {
             do {
                 var ruleReads = reads
                 let test = try self.test(rule.queryNode, identities: identities, reads: &ruleReads)
@@ -63,14 +50,11 @@ public enum SieveExporter {
                 body.append("}")
                 reads = ruleReads
                 if rule.actions.contains(where: { $0.storeEffect != nil }) { result.localActions.append(rule) }
-            } catch let reason as Unexportable {
-                result.leftToTriage.append((rule, reason.text))
-                blocker = rule
             } catch {
-                result.leftToTriage.append((rule, "\(error)"))
-                blocker = rule
+                left.refuse(rule, error)
             }
         }
+        result.leftToTriage = left.rules
         var extensions = ["fileinto", "imap4flags", "variables"]
         if reads.regex { extensions += ["regex", "index"] }
         if !reads.addressFields.isEmpty { extensions += ["relational", "comparator-i;ascii-numeric"] }
@@ -95,36 +79,28 @@ public enum SieveExporter {
         return result
     }
 
-    /// Why a rule cannot be exported.
-    struct Unexportable: Error {
-        var text: String
-        init(_ text: String) { self.text = text }
-    }
-
     // MARK: - Tests
 
     static func test(_ node: QueryNode, identities: [String], reads: inout Reads) throws -> String {
-        switch node {
-        case .and(let items):
-            return "allof (" + (try items.map { try test($0, identities: identities, reads: &reads) }).joined(separator: ", ") + ")"
-        case .or(let items):
-            return "anyof (" + (try items.map { try test($0, identities: identities, reads: &reads) }).joined(separator: ", ") + ")"
-        case .not(let child): return "not " + (try test(child, identities: identities, reads: &reads))
-        case .invalid: throw Unexportable("the rule has an error")
-        case .term(let term): return try test(term, identities: identities, reads: &reads)
-        }
+        try node.fold(term: { try test($0, identities: identities, reads: &reads) },
+                      and: { "allof (" + $0.map(\.value).joined(separator: ", ") + ")" },
+                      or: { "anyof (" + $0.map(\.value).joined(separator: ", ") + ")" },
+                      not: { "not " + $0.value },
+                      invalid: { throw Unexportable("the rule has an error") })
     }
 
+    /// One term as a Sieve test. What the operator can never be is in its
+    /// `QueryOperator.sieve`; the switch has no `default:`, so a new predicate is decided here.
     private static func test(_ term: QueryTerm, identities: [String], reads: inout Reads) throws -> String {
         let what = term.text
+        let op = QueryOperator.of(term.predicate)
         switch term.predicate {
-        case .address(let field, let pattern):
+        case .address(_, let pattern):
             let header: String
-            switch field {
-            case .from, .to, .cc, .replyto: header = field == .replyto ? "reply-to" : field.rawValue
-            case .bcc: throw Unexportable("\(what): Bcc is not in a delivered message's header")
-            case .deliveredto: throw Unexportable("\(what): the server adds Delivered-To at delivery, around the script")
-            default: throw Unexportable("\(what): not an address field")
+            switch op.sieve {
+            case .address(let name): header = name
+            case .never(let reason): throw Unexportable(term, reason)
+            case .someValues: throw Unexportable(term, "not an address field")
             }
             // triage reads the first From and Reply-To field, and every To and Cc field.
             let index = header == "from" || header == "reply-to" ? ":index 1 " : ""
@@ -161,23 +137,13 @@ public enum SieveExporter {
             }
             return "exists \(quote(name))"
         case .header:
-            throw Unexportable("\(what): matches whole words, which Sieve's :contains cannot express")
-        case .text, .subject:
-            throw Unexportable("\(what): matches whole words, which Sieve's :contains cannot express (it finds 'cat' in 'concatenate')")
-        case .label:
-            throw Unexportable("\(what): labels other rules or clients set are not known at delivery")
-        case .hasAttachment, .filename:
-            throw Unexportable("\(what): attachments are found by triage's MIME reading, which Sieve does not share")
+            throw Unexportable(term, QueryOperator.wholeWords)
         case .isUnread, .isRead, .isStarred, .isImportant:
             throw Unexportable("\(what): flags are not known at delivery")
         case .isImpersonating:
             throw Unexportable("\(what): display names are read by triage's address parser, which Sieve does not share")
-        case .inFolder:
-            throw Unexportable("\(what): the folder is not known at delivery")
-        case .larger, .smaller:
-            throw Unexportable("\(what): servers count the size with CRLF line ends, triage test counts a file's bytes")
-        case .olderThan, .newerThan, .after, .before:
-            throw Unexportable("\(what): dates are compared with the time triage runs, not delivery")
+        case .text, .subject, .label, .hasAttachment, .filename, .inFolder, .larger, .smaller, .olderThan, .newerThan, .after, .before:
+            throw Unexportable(term, op.sieveRefusal ?? "not in Sieve")
         }
     }
 
