@@ -68,17 +68,26 @@ let package = Package(
             "TriageCalDAV",
         ]),
 
+        // Tests mirror the sources: `Tests/<Target>Tests` holds the unit tests of target
+        // <Target>, none of them needs a server or the built binary (`scripts/test --quick`).
         // Tests find their fixtures through #filePath, so no resources are bundled.
         .testTarget(name: "TriageCoreTests", dependencies: ["TriageCore"], exclude: ["RuleCases", "Golden"]),
         .testTarget(name: "TriageMIMETests", dependencies: ["TriageMIME", "TriageCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "TriageAdapterTests", dependencies: [
-            "TriageCore", "TriageConfig", "TriageICS", "TriageIMAP", "TriageCurl", "TriageMaildir",
-            "TriageXML", "TriageCalDAV",
+        .testTarget(name: "TriageConfigTests", dependencies: ["TriageConfig", "TriageCore"]),
+        .testTarget(name: "TriageIMAPTests", dependencies: ["TriageIMAP"]),
+        .testTarget(name: "TriageCurlTests", dependencies: ["TriageCurl", "TriageCore", "CCurl", "TriageTestSupport"]),
+        .testTarget(name: "TriageICSTests", dependencies: ["TriageICS", "TriageCore"]),
+        .testTarget(name: "TriageCalDAVTests", dependencies: [
+            "TriageCalDAV", "TriageConfig", "TriageCore", "TriageICS", "TriageXML",
         ]),
+        .testTarget(name: "TriageMaildirTests", dependencies: ["TriageMaildir", "TriageCore", "TriageTestSupport"]),
+        // What more than one test target uses: the `MailConnection` contract every
+        // backend's tests run, and the sample messages (XCTest, so never in a product).
+        .target(name: "TriageTestSupport", dependencies: ["TriageCore", "TriageMaildir"], path: "Tests/TriageTestSupport"),
         // Runs the built `triage` binary against real peers (Dovecot, SMTP).
         .testTarget(name: "TriageIntegrationTests", dependencies: [
             "triage", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",
-            "TriageCalDAV",
+            "TriageCalDAV", "TriageTestSupport",
         ]),
     ]
 )

@@ -13,7 +13,8 @@ After each connection it appends "BYTES" (bytes forwarded) to DIR/totals.
 Live connections (for `triage watch`, which stays connected): DIR/live holds
 "EPOCH MODE"; a connection that started under another EPOCH (or before the
 file existed) is, once the file names a new EPOCH, either closed (MODE cut: a
-network drop) or left open forwarding nothing (MODE stall: a silent connection).
+network drop) or left open forwarding nothing (MODE stall: a silent connection);
+each such connection then appends "EPOCH" to DIR/applied.
 The port goes to DIR/ready.json. Stops on SIGTERM or when its parent goes away.
 """
 import json
@@ -66,6 +67,9 @@ def serve(client):
             if epoch is not None and epoch != born:
                 if live_mode == "stall":
                     mode, limit = "stall", sent
+                # So a test can wait for the cut instead of sleeping.
+                with open(os.path.join(work, "applied"), "a") as f:
+                    f.write("%s\n" % epoch)
                 break
             done = False
             for sock in readable:

@@ -1,6 +1,7 @@
 import Foundation
 import TriageCore
 import TriageIMAP
+import TriageTestSupport
 import XCTest
 
 /// The digest acted on from the phone, end to end over a real Dovecot (IMAP,

@@ -1,5 +1,6 @@
 import Foundation
 import TriageCore
+import TriageTestSupport
 import XCTest
 
 /// `triage digest` and the digest at the end of `triage run`, through the built

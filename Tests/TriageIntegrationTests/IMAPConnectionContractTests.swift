@@ -1,3 +1,4 @@
+import TriageTestSupport
 import XCTest
 
 /// `MailConnectionContract` against `IMAPConnection` and a real Dovecot.

@@ -1,6 +1,7 @@
 import Foundation
 import TriageCore
 import TriageIMAP
+import TriageTestSupport
 import XCTest
 
 /// The mailbox operations of `IMAPConnection` against a real Dovecot: fetch,

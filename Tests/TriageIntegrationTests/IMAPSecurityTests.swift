@@ -1,6 +1,7 @@
 import Foundation
 import TriageCore
 import TriageIMAP
+import TriageTestSupport
 import XCTest
 
 /// TLS verification, STARTTLS, credentials and error codes of `IMAPConnection`

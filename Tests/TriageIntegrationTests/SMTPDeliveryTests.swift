@@ -1,6 +1,7 @@
 import Foundation
 import TriageCore
 import TriageCurl
+import TriageTestSupport
 import XCTest
 
 /// SMTPSender against the real aiosmtpd server on loopback.

@@ -1,5 +1,6 @@
 import Foundation
 import TriageCore
+import TriageTestSupport
 import XCTest
 
 /// `[digest] smtp = sendmail:PATH`, through the built binary, with a fake

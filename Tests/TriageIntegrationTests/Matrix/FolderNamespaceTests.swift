@@ -1,4 +1,5 @@
 import Foundation
+import TriageTestSupport
 import XCTest
 
 /// Rule folder names (`/` between levels, no prefix) resolve against the server's

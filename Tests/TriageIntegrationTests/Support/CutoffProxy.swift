@@ -54,4 +54,13 @@ final class CutoffProxy {
         try "\(epoch) \(stall ? "stall" : "cut")".write(toFile: path + ".tmp", atomically: false, encoding: .utf8)
         rename(path + ".tmp", path)
     }
+
+    /// Waits up to `seconds` until a connection open at the last `cutLive` has been
+    /// cut or stalled (the proxy looks about once a second); whether one has.
+    func waitUntilCut(within seconds: Double = 10) -> Bool {
+        let applied = process.workDirectory.appendingPathComponent("applied")
+        return WatchProcess.waitUntil(seconds) {
+            ((try? String(contentsOf: applied, encoding: .utf8)) ?? "").split(separator: "\n").contains("\(epoch)")
+        }
+    }
 }

@@ -2,28 +2,38 @@ import Foundation
 
 /// Reads a received message with Python's `email` package (policy default)
 /// through Tests/Servers/parse_email.py.
-struct SMTPTestMailParser: Decodable {
-    struct Mailbox: Decodable, Equatable {
-        var name: String
-        var address: String
+public struct SMTPTestMailParser: Decodable {
+    /// One address of a header field, as Python's `email` splits it.
+    public struct Mailbox: Decodable, Equatable {
+        public var name: String
+        public var address: String
+
+        public init(name: String, address: String) {
+            self.name = name
+            self.address = address
+        }
     }
 
-    var subject: String?
-    var from: [Mailbox]
-    var to: [Mailbox]
-    var reply_to: [Mailbox]?
-    var message_id: String?
-    var headers: [String]
-    var content_type: String
-    var text: String?
-    var html: String?
-    var defects: [String]
+    public var subject: String?
+    public var from: [Mailbox]
+    public var to: [Mailbox]
+    public var reply_to: [Mailbox]?
+    public var message_id: String?
+    public var headers: [String]
+    public var content_type: String
+    public var text: String?
+    public var html: String?
+    public var defects: [String]
+
+    /// Tests/Servers/parse_email.py.
+    private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Servers/parse_email.py").path
 
     /// Parses the message file at `url`; throws with Python's error output if the script fails.
-    static func parse(_ url: URL) throws -> SMTPTestMailParser {
+    public static func parse(_ url: URL) throws -> SMTPTestMailParser {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [PythonTestServerProcess.serversDirectory.appendingPathComponent("parse_email.py").path, url.path]
+        process.arguments = [Self.script, url.path]
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -1,3 +1,4 @@
+import TriageTestSupport
 import XCTest
 
 /// `MailConnectionContract` against `MaildirConnection` on a local Maildir.

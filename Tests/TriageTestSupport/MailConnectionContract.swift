@@ -1,97 +1,30 @@
 import Foundation
 import TriageCore
-import TriageIMAP
-import TriageMaildir
 import XCTest
-
-/// Where a `MailConnectionContract` runs: a fresh account with an empty INBOX and
-/// an empty folder `Archive`, whose mailboxes are Maildir folders the test can
-/// seed directly (Dovecot's own, or a local one).
-protocol ContractBackend {
-    /// For failure messages: `IMAP`, `Maildir`.
-    var name: String { get }
-    /// A new connection to the account.
-    func connect() throws -> MailConnection
-    /// Puts a message into `mailbox` with Maildir info flags (`S`, `F`, `R`) and
-    /// an arrival time. Messages get UIDs in the order they are seeded.
-    func seed(_ message: String, mailbox: String, flags: String, date: Date) throws
-}
-
-/// A Dovecot account, reached over IMAPS.
-struct DovecotBackend: ContractBackend {
-    let name = "IMAP"
-    let server: DovecotServer
-    let user: String
-
-    init() throws {
-        server = try DovecotServer.shared()
-        user = try server.makeUser("contract")
-        try server.createMailbox(user: user, "Archive")
-    }
-
-    func connect() throws -> MailConnection { try server.connect(user: user) }
-
-    func seed(_ message: String, mailbox: String, flags: String, date: Date) throws {
-        try server.seed(user: user, mailbox: mailbox, message, flags: flags, date: date)
-    }
-}
-
-/// A Maildir in a temporary folder (removed by `remove()`).
-struct MaildirBackend: ContractBackend {
-    let name = "Maildir"
-    let root = NSTemporaryDirectory() + "triage-contract-\(UUID().uuidString)"
-    private static let counter = Counter()
-
-    init() throws {
-        for folder in ["", "/.Archive"] {
-            for leaf in ["cur", "new", "tmp"] {
-                try FileManager.default.createDirectory(atPath: root + folder + "/" + leaf, withIntermediateDirectories: true)
-            }
-        }
-    }
-
-    func connect() throws -> MailConnection { try MaildirConnection(root: root) }
-
-    func seed(_ message: String, mailbox: String, flags: String, date: Date) throws {
-        let folder = mailbox == "INBOX" ? root : root + "/." + mailbox
-        // Named like Dovecot's seed: MaildirConnection numbers messages in name order.
-        let path = folder + "/cur/\(Int(date.timeIntervalSince1970)).M\(Self.counter.next())P\(getpid()).contract:2,\(String(flags.sorted()))"
-        guard FileManager.default.createFile(atPath: path, contents: Data(message.utf8)) else {
-            throw NSError(domain: "MaildirBackend", code: 1, userInfo: [NSLocalizedDescriptionKey: "cannot write \(path)"])
-        }
-        try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: root) }
-
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-        func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
-    }
-}
 
 /// What `triage run` relies on from any `MailConnection`, checked the same way
 /// against each backend: the same operations must give the same observable results.
-enum MailConnectionContract {
-    static let first = date(1_700_000_000), second = date(1_700_000_100)
+public enum MailConnectionContract {
+    /// The arrival times of the seeded messages (the first, and the other two).
+    public static let first = date(1_700_000_000), second = date(1_700_000_100)
 
     /// The messages every check starts from, with CRLF line ends (as IMAP sends
     /// them), so both backends can return the very same bytes.
-    static let messages = [
+    public static let messages = [
         TestMessages.plain(id: "one", subject: "First"),
         TestMessages.plain(id: "two", subject: "Second"),
         TestMessages.plain(id: "three", subject: "Third"),
     ].map { String(decoding: TestMessages.wire($0), as: UTF8.self) }
 
     /// UID 1 read and flagged, UID 2 without flags, UID 3 answered.
-    static func seed(_ backend: ContractBackend) throws {
+    public static func seed(_ backend: ContractBackend) throws {
         try backend.seed(messages[0], mailbox: "INBOX", flags: "SF", date: first)
         try backend.seed(messages[1], mailbox: "INBOX", flags: "", date: second)
         try backend.seed(messages[2], mailbox: "INBOX", flags: "R", date: second)
     }
 
-    static func openAndUIDs(_ backend: ContractBackend) throws {
+    /// `open` reports the counts and UIDVALIDITY, and UIDs stay the same across sessions.
+    public static func openAndUIDs(_ backend: ContractBackend) throws {
         try seed(backend)
         let connection = try backend.connect()
         defer { connection.close() }
@@ -112,7 +45,8 @@ enum MailConnectionContract {
         XCTAssertEqual(try again.uids(above: 0), [1, 2, 3], backend.name)
     }
 
-    static func fetch(_ backend: ContractBackend) throws {
+    /// `fetch` returns flags, dates, sizes and the exact bytes, skips missing UIDs and marks nothing read.
+    public static func fetch(_ backend: ContractBackend) throws {
         try seed(backend)
         let connection = try backend.connect()
         defer { connection.close() }
@@ -130,7 +64,8 @@ enum MailConnectionContract {
         XCTAssertEqual(try connection.fetch([2]).first?.flags, [], backend.name)
     }
 
-    static func storeFlagsAndLabels(_ backend: ContractBackend) throws {
+    /// `store` adds and removes flags and labels idempotently, on the server, not in the connection.
+    public static func storeFlagsAndLabels(_ backend: ContractBackend) throws {
         try seed(backend)
         let connection = try backend.connect()
         defer { connection.close() }
@@ -156,7 +91,8 @@ enum MailConnectionContract {
         XCTAssertEqual(try other.fetch([2]).first?.labels, ["no_push"], backend.name)
     }
 
-    static func move(_ backend: ContractBackend) throws {
+    /// `move` takes the message, with its labels and arrival time, to another folder.
+    public static func move(_ backend: ContractBackend) throws {
         try seed(backend)
         let connection = try backend.connect()
         defer { connection.close() }
@@ -176,7 +112,8 @@ enum MailConnectionContract {
         XCTAssertEqual(moved.internalDate, 1_700_000_100, backend.name)
     }
 
-    static func missingFolder(_ backend: ContractBackend) throws {
+    /// A missing folder is `MailError.missingFolder` for `move` and `open`, and changes nothing.
+    public static func missingFolder(_ backend: ContractBackend) throws {
         try seed(backend)
         let connection = try backend.connect()
         defer { connection.close() }

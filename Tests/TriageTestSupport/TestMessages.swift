@@ -1,7 +1,7 @@
-/// Small, realistic messages for seeding the test server.
-enum TestMessages {
+/// Small, realistic messages for seeding a test server or a local Maildir.
+public enum TestMessages {
     /// A plain text message.
-    static func plain(id: String, subject: String = "Hello", from: String = "Alice <alice@example.test>",
+    public static func plain(id: String, subject: String = "Hello", from: String = "Alice <alice@example.test>",
                       body: String = "Just a short note.\n") -> String {
         """
         From: \(from)
@@ -17,7 +17,7 @@ enum TestMessages {
     }
 
     /// A multipart message whose PDF attachment comes after `padding` bytes of text.
-    static func withAttachment(id: String, padding: Int = 0) -> String {
+    public static func withAttachment(id: String, padding: Int = 0) -> String {
         let filler = String(repeating: "Lorem ipsum dolor sit amet.\n", count: max(0, padding / 28))
         return """
         From: Billing <billing@shop.example.test>
@@ -45,12 +45,12 @@ enum TestMessages {
     }
 
     /// The size an IMAP server reports for a message written with LF line ends (it counts CRLF).
-    static func wireSize(_ message: String) -> Int {
+    public static func wireSize(_ message: String) -> Int {
         message.utf8.count + message.utf8.filter { $0 == 0x0A }.count
     }
 
     /// The message with CRLF line ends, as the server sends it.
-    static func wire(_ message: String) -> [UInt8] {
+    public static func wire(_ message: String) -> [UInt8] {
         Array(message.replacingOccurrences(of: "\n", with: "\r\n").utf8)
     }
 }
