@@ -136,10 +136,11 @@ public struct ManageSieveReader {
         guard !seen.isEmpty, seen.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
             throw .malformed("a literal length {\(Self.shown(seen))} that is not a number (RFC 5804: {N}, N digits from 0 to 4294967295)")
         }
-        // Ten digits or fewer fit an Int (64-bit); more is too long in any case.
-        let length = seen.count <= 10 ? seen.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } : Int.max
+        // Ten significant digits or fewer fit an Int (64-bit); more is too long in any case.
+        let digits = seen.drop { $0 == UInt8(ascii: "0") }
+        let length = digits.count <= 10 ? digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } : Int.max
         guard length <= limit - total else {
-            throw .tooLong("a literal of \(seen.count <= 10 ? "\(length)" : "more than 9999999999") bytes "
+            throw .tooLong("a literal of \(digits.count <= 10 ? "\(length)" : "more than 9999999999") bytes "
                            + "(at most \(limit) in one answer)")
         }
         // literal-s2c: "{" number "}" CRLF; a bare LF is taken as elsewhere.
