@@ -29,5 +29,12 @@ let package = Package(
         .executableTarget(name: "FuzzReminder", dependencies: [.product(name: "TriageKit", package: "triage")]),
         // ConfigLoader.parse: triage.conf through inih and the validator.
         .executableTarget(name: "FuzzConfig", dependencies: [.product(name: "TriageKit", package: "triage")]),
+        // ManageSieveReader: a server's answers (greeting, capabilities, LISTSCRIPTS, status lines, literals).
+        .executableTarget(name: "FuzzManageSieve", dependencies: [.product(name: "TriageKit", package: "triage")]),
+        // A WebDAV multistatus answer through libxml2 (XMLDocument), walked as CalDAVClient does, and
+        // VTODO texts through libical (ICSReader) and CalDAVTodoCodec.
+        .executableTarget(name: "FuzzCalDAV", dependencies: [.product(name: "TriageKit", package: "triage")]),
+        // DigestCommandReader: Done links and replies to a digest with command lines.
+        .executableTarget(name: "FuzzDigestCommand", dependencies: [.product(name: "TriageKit", package: "triage")]),
     ]
 )

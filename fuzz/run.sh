@@ -5,7 +5,8 @@
 #   fuzz/run.sh TARGET --replay FILE...  # run saved inputs once (e.g. a crash) and exit
 #   fuzz/run.sh --list
 #
-# TARGET is one of FuzzMessage, FuzzHeader, FuzzRules, FuzzReminder, FuzzConfig.
+# TARGET is one of FuzzMessage, FuzzHeader, FuzzRules, FuzzReminder, FuzzConfig, FuzzManageSieve,
+# FuzzCalDAV, FuzzDigestCommand.
 # Every Swift module (the main package's too) is built in release mode with
 # `--sanitize=fuzzer --sanitize=address` and coverage instrumentation; libetpan and inih, the
 # Debian C libraries, are linked as they are (not instrumented).
@@ -20,7 +21,7 @@ set -euo pipefail
 caller=$(pwd)
 fuzz_dir=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$fuzz_dir/.." && pwd)
-targets=(FuzzMessage FuzzHeader FuzzRules FuzzReminder FuzzConfig)
+targets=(FuzzMessage FuzzHeader FuzzRules FuzzReminder FuzzConfig FuzzManageSieve FuzzCalDAV FuzzDigestCommand)
 
 usage() { echo "usage: fuzz/run.sh TARGET [SECONDS] | TARGET --replay FILE... | --list (targets: ${targets[*]})" >&2; exit 64; }
 [ $# -ge 1 ] || usage
@@ -103,6 +104,10 @@ case "$target" in
     dict=config.dict; max_len=4096
     cp -t "$seeds" "$root"/Examples/triage.conf
     cp "$root"/Examples/demo/triage.conf "$seeds/demo.conf" ;;
+  # Hand-made seeds, committed in fuzz/seeds/TARGET: no fixture holds these protocols' answers.
+  FuzzManageSieve) dict=managesieve.dict; max_len=8192; cp -t "$seeds" "$fuzz_dir"/seeds/FuzzManageSieve/* ;;
+  FuzzCalDAV) dict=caldav.dict; max_len=16384; cp -t "$seeds" "$fuzz_dir"/seeds/FuzzCalDAV/* ;;
+  FuzzDigestCommand) dict=digestcommand.dict; max_len=2048; cp -t "$seeds" "$fuzz_dir"/seeds/FuzzDigestCommand/* ;;
 esac
 
 corpus="$fuzz_dir/corpus/$target"

@@ -85,12 +85,24 @@ public struct CalDAVTodoCodec: Sendable {
         return description
     }
 
-    /// `20260304`, `20260304T093000` (local or TZID) or `20260304T083000Z` as the sync's due text.
+    /// `20260304`, `20260304T093000` (local or TZID) or `20260304T083000Z` as the sync's due text;
+    /// nil for a date that is not a real one (`20675633`, found by FuzzCalDAV: it became the due
+    /// text `2067-56-33`, which `parseDue` and the store cannot take). A time that is not one
+    /// (hour 24 or more, minute 60 or more, not digits) leaves the day alone.
     func dueText(_ value: String, isDate: Bool) -> String? {
         let u = Array(value.utf8)
-        guard u.count >= 8, let y = Int(value.prefix(4)), let mo = Int(value.dropFirst(4).prefix(2)), let d = Int(value.dropFirst(6).prefix(2)) else { return nil }
+        // Digits only: Int("+1") and Int("-1") would take a sign.
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard u.count >= from + count else { return nil }
+            return u[from..<(from + count)].reduce(0) { n, b in
+                guard let n, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) else { return nil }
+                return n * 10 + Int(b - UInt8(ascii: "0"))
+            }
+        }
+        guard let y = number(0, 4), let mo = number(4, 2), let d = number(6, 2), y >= 1, (1...12).contains(mo),
+              (1...CivilDate.daysIn(month: mo, year: y)).contains(d) else { return nil }
         let day = CivilDate(year: y, month: mo, day: d)
-        guard !isDate, u.count >= 13, let h = Int(value.dropFirst(9).prefix(2)), let mi = Int(value.dropFirst(11).prefix(2)) else {
+        guard !isDate, u.count >= 13, let h = number(9, 2), let mi = number(11, 2), h < 24, mi < 60 else {
             return day.iso
         }
         if value.hasSuffix("Z") {
@@ -102,7 +114,9 @@ public struct CalDAVTodoCodec: Sendable {
             var local = Calendar(identifier: .gregorian)
             local.timeZone = timeZone
             let c = local.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
-            return Self.due(CivilDate(year: c.year!, month: c.month!, day: c.day!), TimeOfDay(hour: c.hour!, minute: c.minute!))
+            guard let ly = c.year, let lm = c.month, let ld = c.day, let lh = c.hour, let lmi = c.minute,
+                  (1...9999).contains(ly) else { return day.iso }
+            return Self.due(CivilDate(year: ly, month: lm, day: ld), TimeOfDay(hour: lh, minute: lmi))
         }
         // A TZID other than ours is read as ours: the phone writes in the user's zone.
         return Self.due(day, TimeOfDay(hour: h, minute: mi))

@@ -5,8 +5,9 @@ import TriageCore
 
 /// A ManageSieve session (RFC 5804) over libetpan's stream: STARTTLS with the same
 /// certificate check as IMAP (`StreamCertificate`, before any credential is sent),
-/// SASL PLAIN, and the few commands `triage deploy sieve` needs. Every answer is
-/// bounded in size and each read in time.
+/// SASL PLAIN, and the few commands `triage deploy sieve` needs. Answers are read by
+/// `ManageSieveReader` (bounded in size, lines and literal lengths); each read is
+/// bounded in time, and each answer by a deadline (`StreamGuard`).
 public final class ManageSieveConnection {
     /// `host:port`, for messages.
     public let serverName: String
@@ -15,9 +16,12 @@ public final class ManageSieveConnection {
     private var sniHost: UnsafeMutablePointer<CChar>?
     /// Capabilities of the last greeting (`SIEVE`, `STARTTLS`, `SASL` ...), upper-cased names.
     public private(set) var capabilities: [String: String] = [:]
-
-    /// The most an answer may hold: the script list of a user with many scripts fits.
-    static let maxAnswerBytes = 1 << 20
+    /// Drops the connection when one answer goes on past a deadline (a server that
+    /// drips a byte at a time would otherwise hold every read just under the timeout).
+    private var streamGuard: StreamGuard?
+    /// Set once an answer could not be read: the session is out of step, so `close`
+    /// sends no LOGOUT and waits for no answer.
+    private var broken = false
 
     private init(host: String, port: UInt16) {
         self.host = host
@@ -49,11 +53,7 @@ public final class ManageSieveConnection {
     public func scripts() throws -> [(name: String, active: Bool)] {
         let answer = try command("LISTSCRIPTS")
         guard answer.ok else { throw refusal("LISTSCRIPTS", answer) }
-        return answer.lines.compactMap { line in
-            var rest = Substring(line)
-            guard let name = Self.string(&rest) else { return nil }
-            return (name, rest.trimmingCharacters(in: .whitespaces).uppercased() == "ACTIVE")
-        }
+        return answer.stringLines.map { line in (line.strings[0], line.atoms.first?.uppercased() == "ACTIVE") }
     }
 
     /// Uploads `content` as the script `name` (replacing a script of that name only).
@@ -73,8 +73,11 @@ public final class ManageSieveConnection {
     /// Ends the session politely; never throws, safe to call twice.
     public func close() {
         guard let stream else { return }
-        _ = try? send("LOGOUT\r\n")
-        _ = try? readAnswer()
+        if !broken {
+            _ = try? send("LOGOUT\r\n")
+            _ = try? readAnswer()
+        }
+        StreamGuard.detach(from: stream)
         mailstream_close(stream)
         self.stream = nil
     }
@@ -99,9 +102,13 @@ public final class ManageSieveConnection {
             throw MailError(.protocol, server: serverName, "out of memory")
         }
         self.stream = stream
+        let streamGuard = StreamGuard(tracer: nil, maxBytes: 2 * ManageSieveReader.maxAnswerBytes,
+                                      deadline: .seconds(max(1, timeout) * IMAPConnection.deadlineFactor))
+        streamGuard.attach(to: stream)
+        self.streamGuard = streamGuard
         let greeting = try readAnswer()
         guard greeting.ok else { throw refusal("the greeting", greeting) }
-        readCapabilities(greeting.lines)
+        readCapabilities(greeting)
     }
 
     /// STARTTLS by hand, refusing bytes sent before the handshake (as IMAP does).
@@ -132,7 +139,7 @@ public final class ManageSieveConnection {
         // RFC 5804: the server sends its capabilities again after the handshake.
         let again = try readAnswer()
         guard again.ok else { throw refusal("the capabilities after STARTTLS", again) }
-        readCapabilities(again.lines)
+        readCapabilities(again)
     }
 
     private func logIn(_ credential: MailCredential) throws {
@@ -150,26 +157,17 @@ public final class ManageSieveConnection {
         }
     }
 
-    private func readCapabilities(_ lines: [String]) {
+    /// `"NAME" ["VALUE"]` lines (RFC 5804 single-capability).
+    private func readCapabilities(_ answer: ManageSieveAnswer) {
         capabilities = [:]
-        for line in lines {
-            var rest = Substring(line)
-            guard let name = Self.string(&rest) else { continue }
-            var value = rest.trimmingCharacters(in: .whitespaces)[...]
-            capabilities[name.uppercased()] = Self.string(&value) ?? ""
+        for line in answer.stringLines {
+            capabilities[line.strings[0].uppercased()] = line.strings.count > 1 ? line.strings[1] : ""
         }
     }
 
     // MARK: - Protocol
 
-    /// An answer: the lines before the status line, whether it was OK, and its text.
-    struct Answer {
-        var lines: [String] = []
-        var ok = false
-        var text = ""
-    }
-
-    private func command(_ line: String, literal: [UInt8]? = nil) throws -> Answer {
+    private func command(_ line: String, literal: [UInt8]? = nil) throws -> ManageSieveAnswer {
         try send(line + "\r\n")
         if let literal {
             try send(bytes: literal)
@@ -190,83 +188,37 @@ public final class ManageSieveConnection {
         }
     }
 
-    /// Reads lines up to `OK`, `NO` or `BYE`; literals (`{N}`) are read into their line.
-    private func readAnswer() throws -> Answer {
-        guard let stream, let buffer = mmap_string_new("") else { throw MailError(.connect, server: serverName, "the connection is closed") }
-        defer { mmap_string_free(buffer) }
-        var answer = Answer()
-        var total = 0
-        while true {
-            guard let raw = mailstream_read_line_remove_eol(stream, buffer) else {
-                throw MailError(.connect, server: serverName, "the connection closed or timed out while waiting for an answer")
-            }
-            var line = String(decoding: UnsafeRawBufferPointer(start: raw, count: strlen(raw)), as: UTF8.self)
-            total += line.utf8.count
-            if let count = Self.literalLength(line) {
-                guard total + count <= Self.maxAnswerBytes else { break }
-                var bytes = [UInt8](repeating: 0, count: count)
-                var got = 0
-                while got < count {
-                    let n = bytes.withUnsafeMutableBytes { mailstream_read(stream, $0.baseAddress! + got, count - got) }
-                    guard n > 0 else { throw MailError(.connect, server: serverName, "the connection closed inside an answer") }
-                    got += n
-                }
-                total += count
-                line = String(line[..<line.lastIndex(of: "{")!]) + Self.quote(String(decoding: bytes, as: UTF8.self))
-                if let rest = mailstream_read_line_remove_eol(stream, buffer) { line += String(cString: rest) }
-            }
-            guard total <= Self.maxAnswerBytes else {
-                throw MailError(.protocol, server: serverName, "an answer longer than \(Self.maxAnswerBytes) bytes; giving up")
-            }
-            let word = line.prefix { $0 != " " && $0 != "(" }.uppercased()
-            if word == "OK" || word == "NO" || word == "BYE" {
-                answer.ok = word == "OK"
-                answer.text = ControlCharacters.replaced(in: String(line.dropFirst(word.count)).trimmingCharacters(in: .whitespaces))
-                return answer
-            }
-            answer.lines.append(line)
+    /// Reads one answer (`ManageSieveReader`) from the stream, a byte at a time
+    /// (libetpan buffers the socket), so nothing after it is taken from the buffer.
+    private func readAnswer() throws -> ManageSieveAnswer {
+        guard let stream, !broken else { throw MailError(.connect, server: serverName, "the connection is closed") }
+        var reader = ManageSieveReader {
+            var byte: UInt8 = 0
+            return mailstream_read(stream, &byte, 1) == 1 ? byte : nil
         }
-        throw MailError(.protocol, server: serverName, "an answer longer than \(Self.maxAnswerBytes) bytes; giving up")
+        do {
+            return try reader.readAnswer()
+        } catch {
+            broken = true
+            switch error {
+            case .closed:
+                if let reason = streamGuard?.tripped { throw MailError(.protocol, server: serverName, reason) }
+                throw MailError(.connect, server: serverName, "the connection closed or timed out while waiting for an answer")
+            case .malformed(let what):
+                throw MailError(.protocol, server: serverName, "the server's answer is not ManageSieve (RFC 5804): "
+                                + "\(ControlCharacters.replaced(in: what)); giving up. Check sieve_port (4190 is usual)")
+            case .tooLong(let what):
+                throw MailError(.protocol, server: serverName, "the server sent \(what); giving up")
+            }
+        }
     }
 
-    private func refusal(_ what: String, _ answer: Answer) -> MailError {
+    private func refusal(_ what: String, _ answer: ManageSieveAnswer) -> MailError {
         MailError(.refused, server: serverName, "the server refused \(what): \(answer.text.isEmpty ? "(no reason given)" : answer.text)")
-    }
-
-    /// `{N}` or `{N+}` at the end of a line: the length of the literal that follows.
-    static func literalLength(_ line: String) -> Int? {
-        guard line.hasSuffix("}"), let open = line.lastIndex(of: "{") else { return nil }
-        var digits = line[line.index(after: open)..<line.index(before: line.endIndex)]
-        if digits.hasSuffix("+") { digits = digits.dropLast() }
-        guard !digits.isEmpty, digits.count < 10, digits.allSatisfy(\.isASCII), let n = Int(digits) else { return nil }
-        return n
     }
 
     /// A quoted string (`\` and `"` escaped).
     static func quote(_ text: String) -> String {
         "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
-    }
-
-    /// Takes a quoted string off the front of `rest` (after spaces), unescaped.
-    static func string(_ rest: inout Substring) -> String? {
-        rest = rest.drop { $0 == " " }
-        guard rest.first == "\"" else { return nil }
-        var result = ""
-        var index = rest.index(after: rest.startIndex)
-        while index < rest.endIndex {
-            let c = rest[index]
-            if c == "\\" {
-                index = rest.index(after: index)
-                guard index < rest.endIndex else { return nil }
-                result.append(rest[index])
-            } else if c == "\"" {
-                rest = rest[rest.index(after: index)...]
-                return result
-            } else {
-                result.append(c)
-            }
-            index = rest.index(after: index)
-        }
-        return nil
     }
 }
