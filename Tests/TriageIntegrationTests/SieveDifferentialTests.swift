@@ -26,15 +26,8 @@ final class SieveDifferentialTests: XCTestCase {
     ]
 
     override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "triage-sievediff-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir + "/messages", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: dir + "/mail", withIntermediateDirectories: true)
+        dir = try SieveTestFolder.make(prefix: "triage-sievediff")
         try FileManager.default.createDirectory(atPath: dir + "/config/rules", withIntermediateDirectories: true)
-        // sieve-test run by root works as the unprivileged mail user (servers.md).
-        chmod(dir, 0o755)
-        chown(dir + "/mail", 65534, 65534)
-        try "mail_uid = 65534\nmail_gid = 65534\nfirst_valid_uid = 1\nmail_location = maildir:\(dir)/mail\n"
-            .write(toFile: dir + "/st.conf", atomically: true, encoding: .utf8)
     }
 
     override func tearDownWithError() throws {

@@ -15,15 +15,7 @@ final class SieveExportTests: XCTestCase {
     private var dir = ""
 
     override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "triage-sieve-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir + "/messages", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: dir + "/mail", withIntermediateDirectories: true)
-        // sieve-test run by root works as the unprivileged mail user (servers.md); it
-        // must read the script and messages and may write its compiled binary.
-        chmod(dir, 0o755)
-        chown(dir + "/mail", 65534, 65534)
-        try "mail_uid = 65534\nmail_gid = 65534\nfirst_valid_uid = 1\nmail_location = maildir:\(dir)/mail\n"
-            .write(toFile: dir + "/st.conf", atomically: true, encoding: .utf8)
+        dir = try SieveTestFolder.make(prefix: "triage-sieve")
     }
 
     override func tearDownWithError() throws {
