@@ -53,6 +53,10 @@ enum CheckCommand: Command {
         if let warning = DigestReplyAddress.warning(configuration) {
             context.err("triage: \(configuration.path): warning: \(warning)\n")
         }
+        // SMTP settings with sendmail or file: are not used; whoever set them thinks they are.
+        if let warning = DigestIgnoredKeys.warning(configuration) {
+            context.err("triage: \(configuration.path): warning: \(warning)\n")
+        }
         let loaded = RulesFolder.load(configuration, today: today)
         // Warnings (a rule that may not mean what it says) are shown; only errors fail.
         if !loaded.diagnostics.isEmpty { context.err(loaded.rendered) }
