@@ -86,11 +86,18 @@ public struct CalDAVSync {
         return (home, calendars)
     }
 
+    /// The calendar a list of this name is: by display name, else by the last segment of
+    /// its path (the slug a created list gets); nil when the server has none (`check
+    /// --connect` says what a sync would use through this too).
+    public static func calendar(named name: String, in calendars: [CalDAVCalendar]) -> CalDAVCalendar? {
+        calendars.first { $0.displayName?.trimmedDAV == name }
+            ?? calendars.first { CalDAVURL.path(of: $0.url).split(separator: "/").last.map(String.init) == CalDAVURL.slug(name) }
+    }
+
     private func sync(list: (name: String, reminders: Bool, queues: Set<String>), calendars: [CalDAVCalendar], home: String,
                       state: inout CalDAVStateFile, report: inout Report) throws {
         let prefix = "caldav \(section.name): \"\(clean(list.name))\""
-        var calendar = calendars.first { $0.displayName?.trimmedDAV == list.name }
-            ?? calendars.first { CalDAVURL.path(of: $0.url).split(separator: "/").last.map(String.init) == CalDAVURL.slug(list.name) }
+        var calendar = Self.calendar(named: list.name, in: calendars)
         if calendar == nil {
             guard section.createLists else {
                 throw CalDAVError(.config, "\(prefix): no such list on the server; create it on the phone, or set create_lists = yes in [caldav \(section.name)]")

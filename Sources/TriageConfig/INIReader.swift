@@ -7,7 +7,7 @@ public struct INIEntry: Sendable, Equatable {
     public var section: String
     /// The key.
     public var key: String
-    /// The value, with inline `;` comments removed.
+    /// The value, with inline ` ;` and ` #` comments removed (` #` kept in `_command` values).
     public var value: String
     /// 1-based line number.
     public var line: Int
@@ -76,8 +76,10 @@ public enum INIReader {
                 state.result.sections.append((sectionName, INIReader.sectionLine(state, before: line)))
             }
             let text = value.map { String(cString: $0) } ?? ""
-            state.result.entries.append(INIEntry(section: sectionName, key: String(cString: name!), value: text, line: line,
-                                                 raw: INIReader.rawValue(state, line: line, value: text)))
+            let key = String(cString: name!)
+            let raw = INIReader.rawValue(state, line: line, value: text)
+            state.result.entries.append(INIEntry(section: sectionName, key: key, value: INIReader.cutHashComment(text, key: key, raw: raw),
+                                                 line: line, raw: raw))
             return 1
         }
         let rc = ini_parse_stream(reader, pointer, handler, pointer)
@@ -94,6 +96,24 @@ public enum INIReader {
         }
         result.sections.sort { $0.line < $1.line }
         return result
+    }
+
+    /// `value` without a ` # comment`: a `#` after a space or tab (or first in the value,
+    /// with space after the `=`) starts a comment, as inih does for `;` (Debian's inih
+    /// is built with `;` alone, and docs/caldav.md's examples comment with `#`). A `#`
+    /// with no space before it is kept (`https://h/#x`). A `_command` value goes to
+    /// `/bin/sh` as written: the shell reads ` # ...` as a comment itself, and keeps a
+    /// `#` inside its own quotes, which cutting here would break.
+    static func cutHashComment(_ value: String, key: String, raw: String) -> String {
+        guard !key.hasSuffix("_command"), value.contains("#") else { return value }
+        let chars = Array(value)
+        let startsAfterSpace = raw.first == " " || raw.first == "\t"
+        for i in chars.indices where chars[i] == "#" {
+            if i == 0 ? startsAfterSpace : (chars[i - 1] == " " || chars[i - 1] == "\t") {
+                return String(chars[..<i]).trimmingWhitespace
+            }
+        }
+        return value
     }
 
     /// The text after the first `=` or `:` of line `line` (where inih splits), or the

@@ -1,9 +1,9 @@
 /// How a configuration value is quoted (triage.conf(5), "Quoting").
 ///
 /// A value that is one double-quoted string, its closing quote the last thing on the
-/// line but for spaces and a `;` comment, stands for the text inside: `\"` is a
+/// line but for spaces and a `;` or `#` comment, stands for the text inside: `\"` is a
 /// quote, `\\` a backslash, and `;`, `#` and spaces at either end are kept (inih
-/// would have cut the value at ` ;`, so it is read from the raw line). Any other
+/// would have cut the value at ` ;`, and ` #` is cut too, so it is read from the raw line). Any other
 /// value is taken as written, so `from = "Bot" <bot@example.test>` keeps its quotes.
 /// Keys ending in `_command` are shell command lines and are never unquoted.
 enum QuotedValue {
@@ -41,7 +41,7 @@ enum QuotedValue {
         }
         let rest = String(String.UnicodeScalarView(raw[(i + 1)...])).trimmingWhitespace
         // Text after the closing quote: not one quoted string, so the value is as written.
-        guard rest.isEmpty || rest.hasPrefix(";") else { return .value(entry.value) }
+        guard rest.isEmpty || rest.hasPrefix(";") || rest.hasPrefix("#") else { return .value(entry.value) }
         // The character after the backslash is not shown: it may be part of a password.
         if badEscape {
             return .problem("\(entry.key): a backslash before another character than \" or \\ in a quoted value; "

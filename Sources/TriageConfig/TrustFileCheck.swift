@@ -8,13 +8,19 @@ import TriageCore
 /// connection needs them: a `ca_file` that does not exist, is a directory or cannot
 /// be read would otherwise surface only when a run connects (exit 78 there too).
 public enum TrustFileCheck {
-    /// One problem per unreadable `ca_file` of an account or of `[digest]`.
+    /// One problem per unreadable `ca_file` of an account, a `[caldav NAME]` or `[digest]`.
     public static func problems(_ configuration: Configuration) -> [ConfigProblem] {
         var found: [ConfigProblem] = []
         for account in configuration.accounts {
             if let file = account.caFile, let why = unreadable(file) {
                 found.append(ConfigProblem(path: configuration.path, line: account.line,
                                            message: "[account \(account.name)] ca_file \(file) \(why); fix the path or its permissions"))
+            }
+        }
+        for section in configuration.caldav {
+            if let file = section.caFile, let why = unreadable(file) {
+                found.append(ConfigProblem(path: configuration.path, line: section.line,
+                                           message: "[caldav \(section.name)] ca_file \(file) \(why); fix the path or its permissions"))
             }
         }
         if let file = configuration.digest?.caFile, let why = unreadable(file) {

@@ -25,7 +25,8 @@ enum CheckCommand: Command {
                 each folder of `mailboxes =` and of the move actions is called on the server \
                 (`Lists/dev` is `INBOX.Lists.dev` on Courier); a folder that does not exist \
                 there (with a close match: did you mean) or a label the server cannot take \
-                as a keyword is a problem (78)
+                as a keyword is a problem (78); and log in to each CalDAV server ([caldav NAME]), \
+                list its task lists and say which list each reminder and queue goes to
                 """),
             .config,
         ])
@@ -42,7 +43,7 @@ enum CheckCommand: Command {
         // Today, so that a reminder due on a day already past is a warning.
         let today = Timestamp.day(of: context.now, in: configuration.triage.timeZone ?? TimeZone.current)
         // A ca_file that cannot be read fails only when a run connects: say so now.
-        let fileProblems = TrustFileCheck.problems(configuration)
+        let fileProblems = TrustFileCheck.problems(configuration) + CalDAVCheck.problems(configuration)
         if !fileProblems.isEmpty { context.err(fileProblems.map { $0.rendered + "\n" }.joined()) }
         // A store others may write is refused by every command that opens it: say so before cron finds out.
         let storePath = configuration.triage.store ?? context.defaultStorePath()
@@ -52,11 +53,20 @@ enum CheckCommand: Command {
         if let warning = DigestReplyAddress.warning(configuration) {
             context.err("triage: \(configuration.path): warning: \(warning)\n")
         }
+        // SMTP settings with sendmail or file: are not used; whoever set them thinks they are.
+        if let warning = DigestIgnoredKeys.warning(configuration) {
+            context.err("triage: \(configuration.path): warning: \(warning)\n")
+        }
         let loaded = RulesFolder.load(configuration, today: today)
         // Warnings (a rule that may not mean what it says) are shown; only errors fail.
         if !loaded.diagnostics.isEmpty { context.err(loaded.rendered) }
+        for warning in CalDAVCheck.warnings(configuration, rules: loaded.rules) {
+            context.err("triage: \(configuration.path): warning: \(warning)\n")
+        }
         if loaded.hasErrors || !fileProblems.isEmpty || storeProblem != nil { return .config }
-        return a.has("--connect") ? try connect(configuration, rules: loaded.rules, context: context) : .ok
+        guard a.has("--connect") else { return .ok }
+        let mail = try connect(configuration, rules: loaded.rules, context: context)
+        return max(mail, CalDAVCheck.connect(configuration, context: context))
     }
 
     /// Whether a run narrows by the server's SEARCH, for `check --connect`.

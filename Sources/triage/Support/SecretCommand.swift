@@ -6,7 +6,8 @@ import TriageCore
 /// The command runs through `/bin/sh -c` with the secret on its standard output,
 /// so the secret never appears in any process's arguments. The trailing newline
 /// is stripped. Neither the secret nor anything else the command printed on
-/// standard output appears in an error message.
+/// standard output appears in an error message. A program that is not there or
+/// cannot be run (the shell's exit 127 or 126) is a configuration error (78).
 ///
 /// Bounded (`BoundedCommand`): no standard input, at most `timeout` seconds (a
 /// gpg pinentry waiting under cron must not stop every later run) and at most
@@ -35,6 +36,16 @@ enum SecretCommand {
             throw SimpleError(.config, "\(purpose) printed more than \(outputLimit / 1024) KiB and was stopped; "
                 + "it must print only the secret on standard output")
         case .finished(let status, let signal, let output, let errorOutput):
+            // The shell's 127 (not found) and 126 (not executable): the command names a program
+            // that is not there. A mistake in the configuration, not a passing failure: as 75,
+            // quiet_failures would hide it. The shell's complaint is the last line it wrote.
+            if signal == 0 && (status == 126 || status == 127) {
+                let complaint = String(decoding: errorOutput.prefix(4096), as: UTF8.self)
+                    .split(whereSeparator: \.isNewline).last.map { ": " + $0.prefix(300) } ?? ""
+                let key = purpose.split(separator: " ").first.map(String.init) ?? "the command"
+                throw SimpleError(.config, "\(purpose)\(complaint) (exit \(status)): "
+                    + "install the program or fix \(key) in \(section)")
+            }
             guard status == 0 && signal == 0 else {
                 let detail = String(decoding: errorOutput.prefix(500), as: UTF8.self)
                     .split(separator: "\n").first.map { ": " + $0 } ?? ""

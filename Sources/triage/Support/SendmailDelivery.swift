@@ -46,6 +46,12 @@ struct SendmailDelivery: MailDelivery {
         case .outputTooLarge:
             throw MailDeliveryError(step: .sendmail, server: path, message: "\(path) -t -oi printed too much and was stopped." + retry)
         case .finished(let status, let signal, _, let errorOutput):
+            // 127 and 126 are the shell's "not found" and "cannot run": a wrapper (a script that
+            // execs msmtp) names a program that is not there. Retrying will not help.
+            if signal == 0 && (status == 126 || status == 127) {
+                throw SimpleError(.config, "[digest] smtp = sendmail: \(path) -t -oi exited \(status)\(Self.excerpt(errorOutput)): "
+                    + "a program it runs is not installed or cannot be run; install it or fix smtp = sendmail:PATH in [digest]")
+            }
             guard status == 0 && signal == 0 else {
                 let how = signal != 0 ? "was killed by signal \(signal)" : "failed with exit status \(status)"
                 throw MailDeliveryError(step: .sendmail, server: path,
