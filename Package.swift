@@ -62,9 +62,17 @@ let package = Package(
         // Local Maildir accounts (plain file operations, no C library).
         .target(name: "TriageMaildir", dependencies: ["TriageCore"]),
 
-        // The command-line tool.
+        // The app: the account session, the one pipeline `run` and `watch` drive, the
+        // digest and CalDAV services, the run record; no printing, no environment
+        // (the executable hands it a `Context`).
+        .target(name: "TriageApp", dependencies: [
+            "CChildGroup", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",
+            "TriageCalDAV",
+        ]),
+
+        // The command-line tool: parses arguments, builds a `Context`, calls the app, prints.
         .executableTarget(name: "triage", dependencies: [
-            "CChildGroup", "CShims", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",
+            "CChildGroup", "CShims", "TriageApp", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",
             "TriageCalDAV",
         ]),
 

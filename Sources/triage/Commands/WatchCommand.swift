@@ -1,5 +1,6 @@
 import CChildGroup
 import Foundation
+import TriageApp
 import TriageConfig
 import TriageCore
 
@@ -60,6 +61,6 @@ enum WatchCommand: Command {
             try setup.store.finishInterruptedUpdates()
         }
         return WatchLoop(setup: setup, context: context, accounts: accounts, verbose: verbose,
-                         policy: WatchTimeScale.policy(context.environment)).run()
+                         policy: context.hooks.reconnectPolicy).run()
     }
 }

@@ -8,7 +8,7 @@ import TriageIMAP
 /// The loop of `triage watch`: one connection per mailbox, all waited on at once
 /// (poll) in one thread, so batches never overlap and the store sees one writer.
 ///
-/// Each pass of a mailbox is `RunCommand.runMailbox`, the very step `triage run`
+/// Each pass of a mailbox is `AccountSession.runMailbox`, the very step `triage run`
 /// takes, under the store lock taken for that batch only, at most one a second
 /// per mailbox (`passGap`: a server that never stops announcing gets one pass a
 /// second, not one per notice). A connection that fails (server gone, network down,
@@ -16,7 +16,7 @@ import TriageIMAP
 /// after a pause that doubles for as long as no connection stays up a minute
 /// (`ReconnectPolicy`); the runner's saved state makes the first pass after it
 /// take exactly what arrived meanwhile.
-final class WatchLoop {
+package final class WatchLoop {
     private let setup: RunSetup
     private let context: Context
     private let verbose: Bool
@@ -37,12 +37,12 @@ final class WatchLoop {
     private let policy: ReconnectPolicy
 
     /// How often the digest's hour is looked for, and how long after a failed send it is tried again.
-    static let digestCheck = 60.0, digestRetry = 600.0
+    package static let digestCheck = 60.0, digestRetry = 600.0
     /// The shortest time between the starts of two passes of one mailbox, in seconds:
     /// what a server announces meanwhile is taken by the next pass.
-    static let passGap = 1.0
+    package static let passGap = 1.0
 
-    init(setup: RunSetup, context: Context, accounts: [AccountSection], verbose: Bool,
+    package init(setup: RunSetup, context: Context, accounts: [AccountSection], verbose: Bool,
          policy: ReconnectPolicy = ReconnectPolicy()) {
         self.policy = policy
         self.setup = setup
@@ -51,7 +51,7 @@ final class WatchLoop {
         printer = RunPrinter(context: context, verbose: verbose, dryRun: false)
         parts = setup.rules?.neededParts ?? .all
         var options = RunOptions()
-        options.batchSize = RunCommand.defaultBatchSize(parts: parts, options.batchSize)
+        options.batchSize = AccountSession.defaultBatchSize(parts: parts, options.batchSize)
         self.options = options
         watches = accounts.flatMap { account in
             account.mailboxes.map { MailboxWatch(account: account, mailbox: $0, policy: policy) }
@@ -64,7 +64,7 @@ final class WatchLoop {
     private var stopping: Bool { triage_stop_requested() != 0 }
 
     /// Runs until SIGTERM or SIGINT; the batch under way is finished first. Returns 0.
-    func run() -> ExitStatus {
+    package func run() -> ExitStatus {
         while !stopping {
             let now = Date()
             for watch in watches where watch.connection == nil && watch.nextAttempt <= now && !stopping {
@@ -111,11 +111,11 @@ final class WatchLoop {
 
     private func connect(_ watch: MailboxWatch) {
         do {
-            let connection = try RunCommand.connect(watch.account, credential: nil, context: context, verbose: verbose)
+            let connection = try AccountSession.connect(watch.account, credential: nil, context: context, verbose: verbose)
             watch.connection = connection
-            try RunCommand.prepare(connection, account: watch.account, mailboxes: [watch.mailbox], setup: setup,
+            try AccountSession.prepare(connection, account: watch.account, mailboxes: [watch.mailbox], setup: setup,
                                    verbose: verbose, context: context)
-            watch.shared = try RunCommand.accountSetup(watch.account, on: connection, setup: setup, options: options,
+            watch.shared = try AccountSession.accountSetup(watch.account, on: connection, setup: setup, options: options,
                                                        context: context)
             addFiled(watch)
             // In an outage it is said once the connection has held (`sayRecovered`):
@@ -167,7 +167,7 @@ final class WatchLoop {
     }
 
     /// `5 minutes`, `1 minute`, `3 s`: a duration for a message.
-    static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
         guard whole >= 60, whole % 60 == 0 else { return seconds >= 1 ? "\(whole) s" : String(format: "%.2f s", seconds) }
         return whole == 60 ? "1 minute" : "\(whole / 60) minutes"
@@ -197,7 +197,7 @@ final class WatchLoop {
             guard let connection = watch.connection else { continue }
             watch.lastPass = now
             do {
-                _ = try RunCommand.runMailbox(watch.mailbox, account: watch.account, on: connection, setup: setup,
+                _ = try AccountSession.runMailbox(watch.mailbox, account: watch.account, on: connection, setup: setup,
                                               options: options, shared: watch.shared, parts: parts, printer: printer,
                                               context: context, checkpoint: { _ in })
                 watch.dirty = false
@@ -209,7 +209,7 @@ final class WatchLoop {
         do {
             if digestDue {
                 var status = ExitStatus.ok
-                if case .failure(let error)? = try RunCommand.afterMail(setup: setup, context: context,
+                if case .failure(let error)? = try AccountSession.afterMail(setup: setup, context: context,
                                                                        digestPassword: digestPassword, checkpoint: { _ in }) {
                     context.err("triage: \(error.message)\n")
                     status = error.exitStatus

@@ -6,9 +6,9 @@ import TriageCurl
 /// Syncs every `[caldav NAME]` of the configuration (`triage sync`, and the end of
 /// `triage run`): reads each password, runs `CalDAVSync`, prints what it did. A
 /// failing server is reported and the others still sync; the status is the worst.
-enum CalDAVService {
+package enum CalDAVService {
     /// Syncs all sections; the caller holds the store's lock.
-    static func syncAll(setup: RunSetup, context: Context, dryRun: Bool, verbose: Bool,
+    package static func syncAll(setup: RunSetup, context: Context, dryRun: Bool, verbose: Bool,
                         checkpoint: (@Sendable (String) -> Void)?) -> ExitStatus {
         var worst = ExitStatus.ok
         for section in setup.config.caldav {
