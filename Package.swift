@@ -83,6 +83,8 @@ let package = Package(
             "TriageCore", "TriageConfig", "TriageICS", "TriageIMAP", "TriageCurl", "TriageMaildir",
             "TriageXML", "TriageCalDAV",
         ]),
+        // The app's pipeline and services, over Maildir accounts in temporary folders.
+        .testTarget(name: "TriageAppTests", dependencies: ["TriageApp", "TriageCore", "TriageConfig", "TriageMaildir"]),
         // Runs the built `triage` binary against real peers (Dovecot, SMTP).
         .testTarget(name: "TriageIntegrationTests", dependencies: [
             "triage", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",

@@ -169,8 +169,10 @@ package struct RunPipeline {
         return (status, sent)
     }
 
-    /// Syncs every `[caldav NAME]` (the caller holds the store lock); the worst status.
-    package func syncCalDAV(context: Context) -> ExitStatus {
-        CalDAVService.syncAll(setup: setup, context: context, dryRun: false, verbose: verbose, checkpoint: armedCheckpoint)
+    /// Syncs every `[caldav NAME]`, or those named in `only` (the caller holds the store
+    /// lock); the worst status.
+    package func syncCalDAV(context: Context, only: Set<String>? = nil) -> ExitStatus {
+        CalDAVService.syncAll(setup: setup, context: context, dryRun: false, verbose: verbose, checkpoint: armedCheckpoint,
+                              only: only)
     }
 }
