@@ -62,9 +62,17 @@ let package = Package(
         // Local Maildir accounts (plain file operations, no C library).
         .target(name: "TriageMaildir", dependencies: ["TriageCore"]),
 
-        // The command-line tool.
+        // The app: the account session, the one pipeline `run` and `watch` drive, the
+        // digest and CalDAV services, the run record; no printing, no environment
+        // (the executable hands it a `Context`).
+        .target(name: "TriageApp", dependencies: [
+            "CChildGroup", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",
+            "TriageCalDAV",
+        ]),
+
+        // The command-line tool: parses arguments, builds a `Context`, calls the app, prints.
         .executableTarget(name: "triage", dependencies: [
-            "CChildGroup", "CShims", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",
+            "CChildGroup", "CShims", "TriageApp", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",
             "TriageCalDAV",
         ]),
 
@@ -84,6 +92,8 @@ let package = Package(
         // What more than one test target uses: the `MailConnection` contract every
         // backend's tests run, and the sample messages (XCTest, so never in a product).
         .target(name: "TriageTestSupport", dependencies: ["TriageCore", "TriageMaildir"], path: "Tests/TriageTestSupport"),
+        // The app's pipeline and services, over Maildir accounts in temporary folders.
+        .testTarget(name: "TriageAppTests", dependencies: ["TriageApp", "TriageCore", "TriageConfig", "TriageMaildir"]),
         // Runs the built `triage` binary against real peers (Dovecot, SMTP).
         .testTarget(name: "TriageIntegrationTests", dependencies: [
             "triage", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",

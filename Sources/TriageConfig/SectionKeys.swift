@@ -162,6 +162,7 @@ enum SectionKeys {
         ConfigKey("create_lists") { s, e, v in if let b = v.bool(e) { s.createLists = b } },
         ConfigKey("timeout") { s, e, v in s.timeout = v.seconds(e) },
         ConfigKey("command_timeout") { s, e, v in s.commandTimeout = v.seconds(e) },
+        ConfigKey("interval") { s, e, v in s.interval = v.number(e, 10...86400, "seconds") },
     ]
 
     /// The keys `[digest]` cannot do without.

@@ -1,3 +1,4 @@
+import TriageApp
 import TriageCore
 
 /// One `triage` subcommand. Each lives in its own file under `Commands/`.

@@ -1,12 +1,14 @@
 import CShims
 import Foundation
+import TriageApp
 import TriageCore
 
 // The only place that exits. Commands return an ExitStatus or throw a TriageError.
 
 // Before any thread: the run's fetch thread shares the main malloc arena (CShims.h says why).
 triage_single_malloc_arena()
-let context = Context(environment: ProcessInfo.processInfo.environment, now: Date())
+// The one read of the environment: the default paths and the test hooks (`TestHooks`).
+let context = Context.standard(environment: ProcessInfo.processInfo.environment, now: Date())
 do {
     switch try CommandTable.request(Array(CommandLine.arguments.dropFirst())) {
     case .print(let text):

@@ -29,6 +29,21 @@ final class ConfigLoaderTests: XCTestCase {
         }
     }
 
+    /// `[caldav NAME] interval` (issue 26, how often `watch` syncs): seconds, 10 to a day, nil for the default.
+    func testCalDAVIntervalIsSecondsFromTenToADay() throws {
+        let good = try ConfigLoader.parse("[triage]\n[caldav a]\nurl = https://h/\ninterval = 60\n[caldav b]\nurl = https://h/\n",
+                                          path: "t.conf")
+        XCTAssertEqual(good.caldav.map(\.interval), [60, nil])
+        XCTAssertEqual(CalDAVSection.defaultInterval, 300)
+        for bad in ["9", "86401", "often"] {
+            XCTAssertThrowsError(try ConfigLoader.parse("[triage]\n[caldav a]\nurl = https://h/\ninterval = \(bad)\n", path: "t.conf")) { error in
+                let problems = (error as? ConfigError)?.problems ?? []
+                XCTAssertEqual(problems.map(\.line), [4], "\(bad): \(problems)")
+                XCTAssertTrue(problems.first?.message.contains("interval must be") ?? false, "\(problems)")
+            }
+        }
+    }
+
     /// `server_search` (issue 14, narrowing): auto by default, any case, anything else an error on its line.
     func testServerSearchIsAutoSubstringOrOff() throws {
         let good = try ConfigLoader.parse("[triage]\n[account a]\nurl = imaps://h\nserver_search = Substring\n"

@@ -24,6 +24,12 @@ public struct CalDAVSection: Sendable {
     public var timeout: Int?
     /// `command_timeout = SECONDS` for `password_command`; nil for the default (30 s).
     public var commandTimeout: Int?
+    /// `interval = SECONDS`: how often `triage watch` syncs at the least, for changes
+    /// made on the phone (it also syncs after every pass that took mail); nil for the
+    /// default, `defaultInterval`.
+    public var interval: Int?
+    /// `interval`'s default: five minutes.
+    public static let defaultInterval = 300
     /// The line of the section header, for messages.
     public var line = 0
 

@@ -1,4 +1,5 @@
 import Foundation
+import TriageApp
 import TriageConfig
 import TriageCore
 import TriageIMAP
@@ -88,7 +89,7 @@ enum CheckCommand: Command {
         var worst = ExitStatus.ok
         for account in configuration.accounts {
             do {
-                let connection = try RunCommand.connect(account, credential: nil, context: context, verbose: false)
+                let connection = try AccountSession.connect(account, credential: nil, context: context, verbose: false)
                 defer { connection.close() }
                 try FolderNames.checkImportant(rules, on: connection)
                 let server = connection.serverName

@@ -1,4 +1,5 @@
 import Foundation
+import TriageApp
 import TriageCore
 
 /// `triage --complete WHAT`: the words the shell completions (completions/) offer,

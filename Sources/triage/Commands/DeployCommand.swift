@@ -1,4 +1,5 @@
 import Foundation
+import TriageApp
 import TriageConfig
 import TriageCore
 import TriageIMAP
@@ -55,9 +56,9 @@ enum DeployCommand: Command {
         guard case .imap(let url) = account.endpoint else {
             throw SimpleError(.usage, "deploy: [account \(account.name)] is a Maildir; Sieve runs on a mail server")
         }
-        let credential = try RunCommand.credential(for: account)
+        let credential = try AccountSession.credential(for: account)
         // The server's own names: its archive folder (as `run` finds it) and its namespace.
-        let imap = try RunCommand.connect(account, credential: .success(credential), context: context, verbose: false)
+        let imap = try AccountSession.connect(account, credential: .success(credential), context: context, verbose: false)
         defer { imap.close() }
         if (imap as? IMAPConnection)?.isGmail ?? false {
             throw SimpleError(.config, "deploy: \(imap.serverName) is Gmail, which runs no Sieve; use triage export gmail-filters")

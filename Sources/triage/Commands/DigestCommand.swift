@@ -1,4 +1,5 @@
 import Foundation
+import TriageApp
 import TriageCore
 
 /// `triage digest`: preview, send or plan the daily digest.

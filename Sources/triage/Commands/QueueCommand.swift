@@ -1,3 +1,4 @@
+import TriageApp
 import TriageCore
 
 /// `triage queue`: lists queue entries and marks them done, open again or removed.

@@ -1,3 +1,4 @@
+import TriageApp
 import TriageCore
 
 /// `triage remind`: lists reminders, adds one by hand, marks them done, open again or removed.

@@ -1,4 +1,5 @@
 import Foundation
+import TriageApp
 import TriageCore
 
 /// `triage status`: one screen on how the cron job is doing, from the run record

@@ -1,4 +1,5 @@
 import Foundation
+import TriageApp
 import TriageCore
 
 /// `triage sync`: two-way CalDAV sync of reminders and queues (docs/caldav.md).
@@ -33,7 +34,7 @@ enum SyncCommand: Command {
         guard !setup.config.caldav.isEmpty else {
             throw SimpleError(.config, "\(setup.config.path): no [caldav NAME] section; add one to sync (see docs/caldav.md)")
         }
-        let hook = CrashHook(context.environment["TRIAGE_TEST_KILL_AT"])
+        let hook = context.hooks.crashHook(context.output)
         let crashHook: @Sendable (String) -> Void = { hook.checkpoint($0) }
         let dryRun = a.has("--dry-run")
         if !dryRun {

@@ -1,4 +1,5 @@
 import Foundation
+import TriageApp
 import TriageConfig
 import TriageCore
 import TriageMIME

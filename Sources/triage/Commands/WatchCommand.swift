@@ -1,5 +1,6 @@
 import CChildGroup
 import Foundation
+import TriageApp
 import TriageConfig
 import TriageCore
 
@@ -17,7 +18,10 @@ enum WatchCommand: Command {
         `triage run` does (same rules, store and state: nothing is done twice,
         and `run` may still be used beside it). Without IDLE on the server, and for
         maildir: accounts, it looks every poll_interval seconds (default 60). Sends
-        the day's digest at its hour. A lost connection (server restart, network
+        the day's digest at its hour, and syncs CalDAV as run does: on starting,
+        after every pass that took mail, and at least every [caldav NAME] interval
+        seconds (default 300) for what changed on the phone. Each pass is a run for
+        'triage status', and quiet_failures applies as in run. A lost connection (server restart, network
         down, no answer, password refused, closed right after login) is tried
         again after growing pauses (1 s doubling up to 5 minutes, until a
         connection stays up a minute), said once on standard error; the mail that
@@ -60,6 +64,6 @@ enum WatchCommand: Command {
             try setup.store.finishInterruptedUpdates()
         }
         return WatchLoop(setup: setup, context: context, accounts: accounts, verbose: verbose,
-                         policy: WatchTimeScale.policy(context.environment)).run()
+                         policy: context.hooks.reconnectPolicy).run()
     }
 }

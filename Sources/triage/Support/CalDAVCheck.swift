@@ -1,4 +1,5 @@
 import Foundation
+import TriageApp
 import TriageCalDAV
 import TriageCore
 import TriageCurl

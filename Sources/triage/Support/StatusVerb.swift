@@ -1,4 +1,5 @@
 import Foundation
+import TriageApp
 import TriageCore
 
 /// `done`, `reopen` and `remove` followed by ids, as `queue` and `remind` both

@@ -34,7 +34,7 @@ final class WatchProcess {
         try? FileManager.default.removeItem(atPath: errPath)
     }
 
-    /// `watch`'s reconnect policy 20 times as fast (Sources/triage/Support/WatchTimeScale.swift):
+    /// `watch`'s reconnect policy 20 times as fast (`TestHooks`, Sources/TriageApp/TestHooks.swift):
     /// pauses from 0.05 s up to 15 s, and an outage is over once a connection stayed up 3 s.
     static let timeScale = ["TRIAGE_TEST_TIME_SCALE": "0.05"]
     /// How long a connection stays up to end an outage under `timeScale`.

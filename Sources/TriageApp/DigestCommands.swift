@@ -4,25 +4,25 @@ import TriageMIME
 
 /// The actionable digest's pieces that need the outside world: the secret's
 /// random bytes, the Gmail accounts, the Trash folder of a server.
-enum DigestCommands {
+package enum DigestCommands {
     /// 32 bytes from the system's cryptographic random source (getrandom on Linux).
-    static func randomSecret() -> [UInt8] {
+    package static func randomSecret() -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
     /// The store's command key, made on first use; nil when `create` is off and there is none yet.
-    static func key(_ store: Store, create: Bool = true) throws -> DigestKey? {
+    package static func key(_ store: Store, create: Bool = true) throws -> DigestKey? {
         create ? try store.commandSecret(generate: randomSecret) : try store.readCommandSecret()
     }
 
     /// The user's addresses: the digest's recipients.
-    static func addresses(_ settings: DigestSection) -> [String] {
+    package static func addresses(_ settings: DigestSection) -> [String] {
         DigestMessageBuilder.addresses(settings.to).map(\.address)
     }
 
     /// Accounts whose server is Gmail's.
-    static func gmailAccounts(_ config: Configuration) -> Set<String> {
+    package static func gmailAccounts(_ config: Configuration) -> Set<String> {
         Set(config.accounts.compactMap { account in
             guard case .imap(let url) = account.endpoint else { return nil }
             let host = url.host.lowercased()
@@ -31,7 +31,7 @@ enum DigestCommands {
     }
 
     /// The digest's links: Done links to the first recipient, under the store's key.
-    static func links(setup: RunSetup, settings: DigestSection) throws -> DigestLinks {
+    package static func links(setup: RunSetup, settings: DigestSection) throws -> DigestLinks {
         DigestLinks(address: addresses(settings).first, key: try key(setup.store),
                     gmailAccounts: gmailAccounts(setup.config))
     }
@@ -39,7 +39,7 @@ enum DigestCommands {
     /// The command handling of an account's INBOX: nil without a `[digest]`, or in a
     /// dry run before any key exists (no digest with links was ever sent). The trash is
     /// `[digest] trash`, else the folder the IMAP server marks `\Trash`.
-    static func inbox(setup: RunSetup, connection: MailConnection, dryRun: Bool) throws -> DigestCommandInbox? {
+    package static func inbox(setup: RunSetup, connection: MailConnection, dryRun: Bool) throws -> DigestCommandInbox? {
         guard let settings = setup.config.digest, let key = try key(setup.store, create: !dryRun) else { return nil }
         let trash = TrashFolder(configured: settings.trash, connection: connection)
         var reader = DigestCommandReader(addresses: addresses(settings), key: key)

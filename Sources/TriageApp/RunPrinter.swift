@@ -4,21 +4,21 @@ import TriageCore
 /// Turns run events into output: warnings and failed actions always go to
 /// standard error (cron mails them); decisions and counts only with `--verbose`
 /// or `--dry-run`. A successful quiet run prints nothing.
-final class RunPrinter: @unchecked Sendable {
+package final class RunPrinter: @unchecked Sendable {
     private let context: Context
     private let verbose: Bool
     private let dryRun: Bool
     /// The current account's move targets that do not exist (`--dry-run` finds them):
     /// shown as a move that cannot happen, not as "would move".
-    var missingFolders: Set<String> = []
+    package var missingFolders: Set<String> = []
 
-    init(context: Context, verbose: Bool, dryRun: Bool) {
+    package init(context: Context, verbose: Bool, dryRun: Bool) {
         self.context = context
         self.verbose = verbose
         self.dryRun = dryRun
     }
 
-    func report(_ event: RunEvent) {
+    package func report(_ event: RunEvent) {
         switch event {
         case let .note(account, mailbox, text):
             if verbose || dryRun { context.out("\(account)/\(mailbox): \(text)\n") }

@@ -6,12 +6,12 @@ import TriageCurl
 /// Syncs every `[caldav NAME]` of the configuration (`triage sync`, and the end of
 /// `triage run`): reads each password, runs `CalDAVSync`, prints what it did. A
 /// failing server is reported and the others still sync; the status is the worst.
-enum CalDAVService {
-    /// Syncs all sections; the caller holds the store's lock.
-    static func syncAll(setup: RunSetup, context: Context, dryRun: Bool, verbose: Bool,
-                        checkpoint: (@Sendable (String) -> Void)?) -> ExitStatus {
+package enum CalDAVService {
+    /// Syncs all sections, or those named in `only`; the caller holds the store's lock.
+    package static func syncAll(setup: RunSetup, context: Context, dryRun: Bool, verbose: Bool,
+                        checkpoint: (@Sendable (String) -> Void)?, only: Set<String>? = nil) -> ExitStatus {
         var worst = ExitStatus.ok
-        for section in setup.config.caldav {
+        for section in setup.config.caldav where only?.contains(section.name) ?? true {
             do {
                 let report = try sync(section, setup: setup, context: context, dryRun: dryRun, verbose: verbose, checkpoint: checkpoint)
                 if verbose || dryRun {

@@ -8,21 +8,22 @@ import TriageIMAP
 /// The loop of `triage watch`: one connection per mailbox, all waited on at once
 /// (poll) in one thread, so batches never overlap and the store sees one writer.
 ///
-/// Each pass of a mailbox is `RunCommand.runMailbox`, the very step `triage run`
-/// takes, under the store lock taken for that batch only, at most one a second
+/// Each pass is `RunPipeline`'s, the very steps `triage run` takes (the mailboxes due,
+/// webhooks, the digest when due, the run record through `QuietFailures`, and the
+/// CalDAV sync after mail and every `[caldav NAME] interval`), under the store lock
+/// taken for that pass only, at most one a second
 /// per mailbox (`passGap`: a server that never stops announcing gets one pass a
 /// second, not one per notice). A connection that fails (server gone, network down,
 /// silence, password refused, closed right after login) is dropped and tried again
 /// after a pause that doubles for as long as no connection stays up a minute
 /// (`ReconnectPolicy`); the runner's saved state makes the first pass after it
 /// take exactly what arrived meanwhile.
-final class WatchLoop {
+package final class WatchLoop {
     private let setup: RunSetup
     private let context: Context
     private let verbose: Bool
-    private let printer: RunPrinter
-    private let options: RunOptions
-    private let parts: MessageParts
+    /// The pipeline `run` drives too; the loop is only its schedule.
+    private let pipeline: RunPipeline
     /// The configured mailboxes, then the Sieve-filed folders found on connecting.
     private var watches: [MailboxWatch]
     /// Seconds between looks on a connection without IDLE.
@@ -35,24 +36,31 @@ final class WatchLoop {
     private var digestRetryAt = Date.distantPast
     /// The reconnect policy each mailbox starts with.
     private let policy: ReconnectPolicy
+    /// When each `[caldav NAME]` is next synced at the latest (its `interval`).
+    private var nextSync: [String: Date] = [:]
+    /// The seconds between syncs of each `[caldav NAME]` (scaled by the test hook).
+    private let syncInterval: [String: Double]
+    /// Connections lost since the last pass, to go into the run record (under the lock).
+    private var failures: [(watch: MailboxWatch, error: Error)] = []
 
     /// How often the digest's hour is looked for, and how long after a failed send it is tried again.
-    static let digestCheck = 60.0, digestRetry = 600.0
+    package static let digestCheck = 60.0, digestRetry = 600.0
     /// The shortest time between the starts of two passes of one mailbox, in seconds:
     /// what a server announces meanwhile is taken by the next pass.
-    static let passGap = 1.0
+    package static let passGap = 1.0
 
-    init(setup: RunSetup, context: Context, accounts: [AccountSection], verbose: Bool,
+    package init(setup: RunSetup, context: Context, accounts: [AccountSection], verbose: Bool,
          policy: ReconnectPolicy = ReconnectPolicy()) {
         self.policy = policy
         self.setup = setup
         self.context = context
         self.verbose = verbose
-        printer = RunPrinter(context: context, verbose: verbose, dryRun: false)
-        parts = setup.rules?.neededParts ?? .all
-        var options = RunOptions()
-        options.batchSize = RunCommand.defaultBatchSize(parts: parts, options.batchSize)
-        self.options = options
+        pipeline = RunPipeline(setup: setup, context: context, options: RunOptions(), verbose: verbose)
+        // At once on starting (what changed on the phone meanwhile), then every interval.
+        syncInterval = Dictionary(setup.config.caldav.map {
+            ($0.name, Double($0.interval ?? CalDAVSection.defaultInterval) * context.hooks.timeScale)
+        }, uniquingKeysWith: { first, _ in first })
+        for section in setup.config.caldav { nextSync[section.name] = .distantPast }
         watches = accounts.flatMap { account in
             account.mailboxes.map { MailboxWatch(account: account, mailbox: $0, policy: policy) }
         }
@@ -64,7 +72,7 @@ final class WatchLoop {
     private var stopping: Bool { triage_stop_requested() != 0 }
 
     /// Runs until SIGTERM or SIGINT; the batch under way is finished first. Returns 0.
-    func run() -> ExitStatus {
+    package func run() -> ExitStatus {
         while !stopping {
             let now = Date()
             for watch in watches where watch.connection == nil && watch.nextAttempt <= now && !stopping {
@@ -85,7 +93,10 @@ final class WatchLoop {
                 digestDue = digestIsDue(now)
                 if !digestDue { nextDigestCheck = now.addingTimeInterval(Self.digestCheck) }
             }
-            if !stopping && (!due.isEmpty || digestDue) { processBatch(due, digest: digestDue) }
+            let syncDue = Set(nextSync.filter { $0.value <= now }.keys)
+            if !stopping && (!due.isEmpty || digestDue || !syncDue.isEmpty || !failures.isEmpty) {
+                processBatch(due, digest: digestDue, sync: syncDue)
+            }
             if stopping { break }
             // Not while a pass is pending (it waits for `passGap`): the server's next
             // notice would end the IDLE at once, again and again.
@@ -111,11 +122,12 @@ final class WatchLoop {
 
     private func connect(_ watch: MailboxWatch) {
         do {
-            let connection = try RunCommand.connect(watch.account, credential: nil, context: context, verbose: verbose)
+            let connection = try AccountSession.connect(watch.account, credential: nil, context: context, verbose: verbose,
+                                                        checkpoint: pipeline.armedCheckpoint)
             watch.connection = connection
-            try RunCommand.prepare(connection, account: watch.account, mailboxes: [watch.mailbox], setup: setup,
+            try AccountSession.prepare(connection, account: watch.account, mailboxes: [watch.mailbox], setup: setup,
                                    verbose: verbose, context: context)
-            watch.shared = try RunCommand.accountSetup(watch.account, on: connection, setup: setup, options: options,
+            watch.shared = try AccountSession.accountSetup(watch.account, on: connection, setup: setup, options: pipeline.options,
                                                        context: context)
             addFiled(watch)
             // In an outage it is said once the connection has held (`sayRecovered`):
@@ -153,21 +165,29 @@ final class WatchLoop {
         let failure = watch.policy.failed(at: now, cause: status)
         if failure.recoveredFirst { sayRecovered(watch) }
         watch.nextAttempt = now.addingTimeInterval(failure.pause)
-        guard failure.say else { return }
+        // Into the run record at the next pass, as a failed run of the account; with
+        // quiet_failures, that says it (once it has lasted), as for `run`.
+        failures.append((watch, error))
+        guard failure.say, !quiet else { return }
         let reason = (error as? TriageError)?.message ?? "\(error)"
         context.err("triage: watch: \(watch.name): \(reason); trying again after growing pauses "
                     + "(up to \(Self.duration(watch.policy.cap))) until a connection stays up "
                     + "for \(Self.duration(watch.policy.settle)); says when one has\n")
     }
 
+    /// Whether `[triage] quiet_failures` decides what is said of a failure (as in `run`).
+    private var quiet: Bool { setup.config.triage.quietFailures != nil }
+
     /// The end of an outage: a connection made during it has stayed up `settle` seconds.
     private func sayRecovered(_ watch: MailboxWatch) {
+        // With quiet_failures, the run record's recovery line says it (`RunBook.settle`).
+        guard !quiet else { return }
         context.err("triage: watch: \(watch.name): connected again, and up for \(Self.duration(watch.policy.settle)) "
                     + "now; what arrived meanwhile was taken\n")
     }
 
     /// `5 minutes`, `1 minute`, `3 s`: a duration for a message.
-    static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
         guard whole >= 60, whole % 60 == 0 else { return seconds >= 1 ? "\(whole) s" : String(format: "%.2f s", seconds) }
         return whole == 60 ? "1 minute" : "\(whole / 60) minutes"
@@ -175,16 +195,22 @@ final class WatchLoop {
 
     // MARK: - Batches
 
-    /// Passes the runner over `due` and, when its time has come, sends the digest, all
-    /// under the store lock, which is held only this long (a `triage run` or `triage
-    /// queue done` meanwhile waits for it; a run that holds it is waited for).
-    private func processBatch(_ due: [MailboxWatch], digest digestDue: Bool) {
+    /// One pass of the pipeline: the runner over `due`, webhooks, the digest when its
+    /// time has come, the run record, and the CalDAV sync (every section after mail, the
+    /// sections in `sync` when their interval has passed), all under the store lock,
+    /// which is held only this long (a `triage run` or `triage queue done` meanwhile
+    /// waits for it; a run that holds it is waited for).
+    private func processBatch(_ due: [MailboxWatch], digest digestDue: Bool, sync syncDue: Set<String>) {
         let now = Date()
         var context = self.context
         context.now = now
         // The digest's password_command runs before the lock is taken, as in `run`.
         let digestPassword = digestDue ? DigestService.prefetchPassword(setup: setup, now: now) : nil
         let store = setup.store
+        // The connections lost since the last pass (into the run record below; not again
+        // if the lock cannot be had).
+        let lostNow = failures
+        failures = []
         do {
             guard try LockWait.lock(store, seconds: nil, giveUp: { stopping }) else { return }
         } catch {
@@ -193,39 +219,68 @@ final class WatchLoop {
             return
         }
         defer { store.unlock() }
+        let book = RunBook(setup: setup, context: context, dryRun: false)
+        // The connections lost since the last pass: failed runs of their accounts.
+        for (watch, error) in lostNow {
+            var source = book.record.accounts[watch.account.name] ?? RunRecord.Source()
+            let failure = (error as? TriageError) ?? SimpleError(.software, "\(error)")
+            let before = source.failure
+            // Said once per outage and cause, as the reconnect policy says it without quiet_failures.
+            let said = book.settle(&source, "account \(watch.account.name)", failure, say: false)
+            if quiet, let said, before?.reported != true || before?.exitStatus != failure.exitStatus.rawValue {
+                context.err("triage: \(said)\n")
+            }
+            book.record.accounts[watch.account.name] = source
+        }
+        var tookMail = false
+        var passed: Set<String> = []
         for watch in due {
             guard let connection = watch.connection else { continue }
             watch.lastPass = now
             do {
-                _ = try RunCommand.runMailbox(watch.mailbox, account: watch.account, on: connection, setup: setup,
-                                              options: options, shared: watch.shared, parts: parts, printer: printer,
-                                              context: context, checkpoint: { _ in })
+                let outcome = try AccountSession.runMailbox(watch.mailbox, account: watch.account, on: connection, setup: setup,
+                                                            options: pipeline.options, shared: watch.shared, parts: pipeline.parts,
+                                                            printer: pipeline.printer, context: context,
+                                                            checkpoint: pipeline.checkpoint)
                 watch.dirty = false
                 watch.nextPoll = now.addingTimeInterval(pollInterval)
+                var source = book.record.accounts[watch.account.name] ?? RunRecord.Source()
+                source.mailboxes[watch.mailbox] = RunRecord.MailboxRun(lastRun: book.stamp, messages: outcome.processed)
+                book.record.accounts[watch.account.name] = source
+                passed.insert(watch.account.name)
+                // Mail taken may have made or closed records (a reminder, a Done command).
+                if outcome.processed > 0 || outcome.records > 0 { tookMail = true }
             } catch {
                 lost(watch, error)
             }
         }
+        // An account whose every mailbox is connected again has recovered.
+        for name in passed where !watches.contains(where: { $0.account.name == name && $0.connection == nil }) {
+            var source = book.record.accounts[name] ?? RunRecord.Source()
+            book.settle(&source, "account \(name)", nil)
+            book.record.accounts[name] = source
+        }
         do {
-            if digestDue {
-                var status = ExitStatus.ok
-                if case .failure(let error)? = try RunCommand.afterMail(setup: setup, context: context,
-                                                                       digestPassword: digestPassword, checkpoint: { _ in }) {
-                    context.err("triage: \(error.message)\n")
-                    status = error.exitStatus
-                }
-                nextDigestCheck = now.addingTimeInterval(status == .ok ? Self.digestCheck : Self.digestRetry)
-                if status != .ok { digestRetryAt = nextDigestCheck }
-            } else if !due.isEmpty {
-                for failure in try WebhookDispatcher.deliverPending(store: store, policy: WebhookDispatcher.policy(setup.config),
-                                                                    context: context, checkpoint: { _ in }) {
-                    context.err("triage: \(failure)\n")
+            if digestDue || !due.isEmpty {
+                let (status, _) = try pipeline.afterMail(book: book, context: context, digest: digestDue,
+                                                         digestPassword: digestPassword)
+                if digestDue {
+                    nextDigestCheck = now.addingTimeInterval(status == .ok ? Self.digestCheck : Self.digestRetry)
+                    if status != .ok { digestRetryAt = nextDigestCheck }
                 }
             }
         } catch {
             context.err("triage: watch: \((error as? TriageError)?.message ?? "\(error)")\n")
             nextDigestCheck = now.addingTimeInterval(Self.digestRetry)
             digestRetryAt = nextDigestCheck
+        }
+        if !due.isEmpty || !lostNow.isEmpty || digestDue { book.save() }
+        // CalDAV last, as in `run`: after mail every section (this pass's reminders reach
+        // the phone), else those whose interval has passed (the phone's changes come back).
+        let sections = tookMail ? Set(nextSync.keys) : syncDue
+        if !sections.isEmpty {
+            _ = pipeline.syncCalDAV(context: context, only: sections)
+            for name in sections { nextSync[name] = now.addingTimeInterval(syncInterval[name] ?? 300) }
         }
     }
 
@@ -244,7 +299,7 @@ final class WatchLoop {
     /// every connection that has something to say or has idled long enough.
     private func wait() {
         let now = Date()
-        var until = nextDigestCheck
+        var until = nextSync.values.reduce(nextDigestCheck, min)
         var descriptors: [pollfd] = []
         var idling: [MailboxWatch] = []
         var buffered = false

@@ -5,19 +5,19 @@ import TriageCurl
 /// The digest as the commands use it: the dispatcher over the configured store,
 /// with the delivery built from `[digest]` (the password read only when a
 /// message is actually sent), and messages for standard error.
-struct DigestService {
-    let setup: RunSetup
-    let settings: DigestSection
-    let endpoint: DeliveryEndpoint
+package struct DigestService {
+    package let setup: RunSetup
+    package let settings: DigestSection
+    package let endpoint: DeliveryEndpoint
     /// The outcome of `password_command` when it already ran (`prefetchPassword`).
-    var password: Result<String, any Error>?
+    package var password: Result<String, any Error>?
     /// The Done links' address and key (made on first use), and the Gmail accounts.
-    let links: DigestLinks
+    package let links: DigestLinks
 
     /// The service of a configuration with a `[digest]` section; throws a
     /// configuration error (78) when there is none. (A malformed `smtp` was
     /// refused when the configuration was loaded.)
-    init(setup: RunSetup) throws {
+    package init(setup: RunSetup) throws {
         guard let settings = setup.config.digest else {
             throw SimpleError(.config, "\(setup.config.path) has no [digest] section; add one with to, from and smtp (see Examples/triage.conf)")
         }
@@ -27,14 +27,14 @@ struct DigestService {
         links = try DigestCommands.links(setup: setup, settings: settings)
     }
 
-    var dispatcher: DigestDispatcher {
+    package var dispatcher: DigestDispatcher {
         var dispatcher = DigestDispatcher(store: setup.store, settings: settings, timeZone: setup.timeZone)
         dispatcher.links = links
         return dispatcher
     }
 
     /// The delivery for `[digest] smtp`, with the login when `user` is set.
-    func delivery() throws -> any MailDelivery {
+    package func delivery() throws -> any MailDelivery {
         if case .sendmail(let path) = endpoint {
             return SendmailDelivery(path: path, timeout: settings.commandTimeout ?? SendmailDelivery.defaultTimeout)
         }
@@ -66,7 +66,7 @@ struct DigestService {
     /// the store lock, when a digest is due at `now` and has something to send (or
     /// `send_empty` is on). Nil when it is not needed yet: then it runs, if at all,
     /// when the message is sent (the run may still add the first entry of the day).
-    static func prefetchPassword(setup: RunSetup, now: Date) -> Result<String, any Error>? {
+    package static func prefetchPassword(setup: RunSetup, now: Date) -> Result<String, any Error>? {
         guard let settings = setup.config.digest, settings.user != nil, let command = settings.passwordCommand,
               let service = try? DigestService(setup: setup),
               let sent = try? setup.store.digestLedger.sentDays(),
@@ -76,7 +76,7 @@ struct DigestService {
     }
 
     /// What a failed send says: the day, the step that failed, and the cause.
-    static func failure(_ error: Error, day: CivilDate?) -> TriageError {
+    package static func failure(_ error: Error, day: CivilDate?) -> TriageError {
         let what = "digest" + (day.map { " of \($0.iso)" } ?? "")
         switch error {
         case let error as MailDeliveryError:
@@ -92,7 +92,7 @@ struct DigestService {
     /// a failure (quietly or not: `QuietFailures`) and merges its exit status.
     /// `checkpoint` is called once the delivery accepted the message, before the store records it.
     /// `password` is what `prefetchPassword` returned, if anything.
-    static func sendDue(setup: RunSetup, context: Context, password: Result<String, any Error>? = nil,
+    package static func sendDue(setup: RunSetup, context: Context, password: Result<String, any Error>? = nil,
                         checkpoint: @escaping @Sendable (String) -> Void = { _ in }) -> Result<DigestOutcome, SimpleError> {
         do {
             var service = try DigestService(setup: setup)

@@ -11,17 +11,17 @@ import Glibc
 /// Bounded (`BoundedCommand`): at most `timeout` seconds and a little output; the
 /// program's whole process group is killed when it overstays. No shell between:
 /// the path is run as written.
-struct SendmailDelivery: MailDelivery {
+package struct SendmailDelivery: MailDelivery {
     /// The program.
-    var path: String
+    package var path: String
     /// Seconds it may take (`[digest] command_timeout`, default 120).
-    var timeout: Int
+    package var timeout: Int
 
     /// The default time limit, in seconds: a local MTA queues at once, but a relay-only
     /// one (msmtp) talks to its server first.
-    static let defaultTimeout = 120
+    package static let defaultTimeout = 120
 
-    func deliver(_ message: ComposedMessage) throws {
+    package func deliver(_ message: ComposedMessage) throws {
         guard access(path, X_OK) == 0 else {
             let why = errno == ENOENT ? "does not exist" : "cannot be run (\(String(cString: strerror(errno))))"
             throw SimpleError(.config, "[digest] smtp = sendmail: \(path) \(why); install a local mail transfer agent "
@@ -62,7 +62,7 @@ struct SendmailDelivery: MailDelivery {
 
     /// `: FIRST LINES` of what the program wrote on standard error: at most two lines and
     /// 300 characters, control characters as spaces (it may echo a header of the message).
-    static func excerpt(_ data: Data) -> String {
+    package static func excerpt(_ data: Data) -> String {
         let lines = String(decoding: data.prefix(2000), as: UTF8.self).split(whereSeparator: \.isNewline).prefix(2)
         let text = ControlCharacters.replaced(in: lines.joined(separator: " / ")).trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return "" }

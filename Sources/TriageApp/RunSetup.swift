@@ -6,25 +6,16 @@ import TriageCore
 /// (`--config`, else the default), the time zone (`timezone`, else the
 /// system's), the store (`store`, else `$XDG_DATA_HOME/triage`), and for `run`
 /// and `test` the compiled rules. Rule errors stop everything here: nothing is applied.
-struct RunSetup {
-    var config: Configuration
-    var timeZone: TimeZone
-    var store: Store
+package struct RunSetup {
+    package var config: Configuration
+    package var timeZone: TimeZone
+    package var store: Store
     /// The compiled rules; nil when loaded without them (only `run` and `test` need them).
-    var rules: CompiledRules?
+    package var rules: CompiledRules?
     /// The rules' warnings, rendered for standard error (`test` shows them; `run`, from cron, does not).
-    var ruleWarnings = ""
+    package var ruleWarnings = ""
 
-    /// Loads what `a`'s `--config` names, and returns it with `context` at `a`'s
-    /// `--now` (read in the configured zone when it has no offset). A malformed
-    /// `--now` is a usage error (64) before any file is read.
-    static func load(_ a: Arguments, context: Context, withRules: Bool = false) throws -> (RunSetup, Context) {
-        let now = try NowOption.parse(a)
-        let setup = try load(configOption: a.value("--config"), context: context, withRules: withRules)
-        return (setup, context.at(now, in: setup.timeZone))
-    }
-
-    private static func load(configOption: String?, context: Context, withRules: Bool) throws -> RunSetup {
+    package static func load(configOption: String?, context: Context, withRules: Bool) throws -> RunSetup {
         let config = try configuration(configOption, context: context)
         let zone = config.triage.timeZone ?? TimeZone.current
         let storePath = config.triage.store ?? context.defaultStorePath()
@@ -46,32 +37,32 @@ struct RunSetup {
 
     /// The configuration named by `--config` (or the default one). A directory
     /// there is refused as every file argument is (exit 66).
-    static func configuration(_ option: String?, context: Context) throws -> Configuration {
+    package static func configuration(_ option: String?, context: Context) throws -> Configuration {
         let path = context.configPath(option)
         try FileArgument.checkNotDirectory(path)
         return try ConfigLoader.load(path: path)
     }
 
     /// The planned actions for a message, at `now`; `folders` is its server's namespace (for `in:`).
-    func classify(_ message: Message, now: Date, folders: FolderNamespace = .plain) -> [PlannedAction] {
+    package func classify(_ message: Message, now: Date, folders: FolderNamespace = .plain) -> [PlannedAction] {
         guard let rules else { return [] }
         return RuleEvaluator.evaluate(message, rules: rules, now: now, folders: folders).planned
     }
 
     /// Today in the configured zone.
-    func today(_ context: Context) -> CivilDate {
+    package func today(_ context: Context) -> CivilDate {
         Timestamp.day(of: context.now, in: timeZone)
     }
 
     /// Reports store records that could not be read, as warnings on standard error.
-    func report(_ problems: [StoreProblem], _ context: Context) {
+    package func report(_ problems: [StoreProblem], _ context: Context) {
         for problem in problems { context.err("triage: warning: \(problem)\n") }
     }
 }
 
 /// Rule files with errors: the rendered diagnostics, exit 78.
-struct RuleErrors: TriageError {
-    var rendered: String
-    var exitStatus: ExitStatus { .config }
-    var message: String { "the rules have errors; nothing was applied:\n" + rendered }
+package struct RuleErrors: TriageError {
+    package var rendered: String
+    package var exitStatus: ExitStatus { .config }
+    package var message: String { "the rules have errors; nothing was applied:\n" + rendered }
 }

@@ -6,12 +6,12 @@ import TriageIMAP
 /// delivery still gets its rule's local actions (queue, remind, digest, webhook); record
 /// identity keeps each single. Without a deployment, none: a message triage moved there
 /// itself is not read again.
-enum SieveFolders {
+package enum SieveFolders {
     /// Those of `deployment`'s folders that `mailboxes =` lacks and that exist on the
     /// account (none on Gmail, which runs no Sieve). Folders for which `known` says yes
     /// (a run read them before) are taken without a LIST; one gone since is skipped
     /// where its SELECT fails (`RunCommand`).
-    static func extra(for account: AccountSection, deployment: SieveDeployment?, on connection: MailConnection,
+    package static func extra(for account: AccountSection, deployment: SieveDeployment?, on connection: MailConnection,
                       known: (String) -> Bool = { _ in false }) throws -> [String] {
         guard let deployment, !((connection as? IMAPConnection)?.isGmail ?? false) else { return [] }
         let named = Set(account.mailboxes.map { $0.uppercased() == "INBOX" ? "INBOX" : $0 })
@@ -25,7 +25,7 @@ enum SieveFolders {
 
     /// The folders the script of `rules` files into, as the rules name them (what
     /// `deploy sieve` records); `archive` is the folder `archive` files into.
-    static func folders(of rules: CompiledRules, archive: String) -> [String] {
+    package static func folders(of rules: CompiledRules, archive: String) -> [String] {
         SieveExporter.export(rules, archiveFolder: archive).folders
     }
 }

@@ -6,9 +6,9 @@ import TriageCurl
 /// the run's webhook budget (`WebhookRound` decides; this does the POSTs). A
 /// failure stays pending, with its reason and the time of its next attempt; one
 /// failed `maxAttempts` times is given up and reported in the digest's Problems.
-enum WebhookDispatcher {
+package enum WebhookDispatcher {
     /// The policy of a configuration: its `webhook_budget` and `webhook_timeout`.
-    static func policy(_ config: Configuration) -> WebhookPolicy {
+    package static func policy(_ config: Configuration) -> WebhookPolicy {
         var policy = WebhookPolicy()
         if let budget = config.triage.webhookBudget { policy.budget = Double(budget) }
         if let timeout = config.triage.webhookTimeout { policy.requestTimeout = Double(timeout) }
@@ -17,7 +17,7 @@ enum WebhookDispatcher {
 
     /// Delivers what is pending and due; returns messages for standard error.
     /// `checkpoint` is called after each POST, before its outcome is recorded.
-    static func deliverPending(store: Store, policy: WebhookPolicy, context: Context,
+    package static func deliverPending(store: Store, policy: WebhookPolicy, context: Context,
                                checkpoint: (String) -> Void = { _ in }) throws -> [String] {
         let pending = store.records(WebhookDelivery.self, in: [WebhookDelivery.activeFolder]).records
             .sorted { ($0.created, $0.id) < ($1.created, $1.id) }

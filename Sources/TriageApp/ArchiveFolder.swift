@@ -5,19 +5,19 @@ import TriageMaildir
 
 /// Where the `archive` action takes an account's mail (`ArchiveTarget`): asked of the
 /// connection once, only when a rule archives.
-enum ArchiveFolder {
+package enum ArchiveFolder {
     /// The default folder of a Maildir account.
-    static let maildirDefault = "Archive"
+    package static let maildirDefault = "Archive"
 
     /// Whether any rule archives.
-    static func used(by rules: CompiledRules?) -> Bool {
+    package static func used(by rules: CompiledRules?) -> Bool {
         (rules?.rules ?? []).contains { $0.actions.contains(.archive) }
     }
 
     /// Gmail: the `\Inbox` label; else `archive = FOLDER`; else the SPECIAL-USE
     /// `\Archive` folder (IMAP) or `Archive` (Maildir, made when `create` and missing);
     /// nil when an IMAP account has neither.
-    static func target(for account: AccountSection, on connection: MailConnection, create: Bool) throws -> ArchiveTarget? {
+    package static func target(for account: AccountSection, on connection: MailConnection, create: Bool) throws -> ArchiveTarget? {
         if let imap = connection as? IMAPConnection {
             if imap.isGmail { return .removeInboxLabel }
             if let folder = account.archive { return .folder(folder) }
@@ -30,13 +30,13 @@ enum ArchiveFolder {
 
     /// `target(for:on:create:)` asked once, when first needed: a run that archives
     /// nothing sends no LIST for it.
-    final class Lookup {
+    package final class Lookup {
         private let find: () throws -> ArchiveTarget?
         private var found: ArchiveTarget??
 
-        init(_ find: @escaping () throws -> ArchiveTarget?) { self.find = find }
+        package init(_ find: @escaping () throws -> ArchiveTarget?) { self.find = find }
 
-        func target() throws -> ArchiveTarget? {
+        package func target() throws -> ArchiveTarget? {
             if let found { return found }
             let target = try find()
             found = .some(target)
@@ -46,7 +46,7 @@ enum ArchiveFolder {
 
     /// What `check --connect` says of an IMAP account whose rules archive but that has
     /// no archive folder.
-    static func missingLine(account: AccountSection, server: String) -> String {
+    package static func missingLine(account: AccountSection, server: String) -> String {
         "rules archive mail, but \(server) marks no folder \\Archive (SPECIAL-USE) and [account \(account.name)] sets no "
             + "archive = FOLDER; a run would leave such mail where it is: set archive = FOLDER"
     }

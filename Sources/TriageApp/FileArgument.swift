@@ -6,9 +6,9 @@ import TriageCore
 /// each way it can be wrong, the same in every command, so a directory given
 /// where a file is expected reads (and exits) alike everywhere: 66 for a file to
 /// read, 73 for one to write.
-enum FileArgument {
+package enum FileArgument {
     /// The contents of the file at `path`, or standard input for `-`.
-    static func read(_ path: String) throws -> Data {
+    package static func read(_ path: String) throws -> Data {
         if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
         try checkNotDirectory(path)
         guard FileManager.default.fileExists(atPath: path) else {
@@ -21,13 +21,13 @@ enum FileArgument {
     }
 
     /// Refuses a directory where a file to read is expected (exit 66).
-    static func checkNotDirectory(_ path: String) throws {
+    package static func checkNotDirectory(_ path: String) throws {
         if isDirectory(path) { throw SimpleError(.noInput, directoryMessage("read", path)) }
     }
 
     /// Refuses a directory where a file to write is expected (exit 73, like other
     /// output files that cannot be created).
-    static func checkWritableName(_ path: String) throws {
+    package static func checkWritableName(_ path: String) throws {
         if isDirectory(path) { throw SimpleError(.cantCreate, directoryMessage("write", path)) }
     }
 

@@ -13,19 +13,19 @@ import Glibc
 /// command started goes too: when the time is up, when the output is too long,
 /// when triage gets SIGTERM, SIGINT or SIGHUP while waiting (`CChildGroup`), and
 /// whatever is left in the group once the command itself has exited.
-struct BoundedCommand {
+package struct BoundedCommand {
     /// Seconds the command may take, from start to exit.
-    var timeout: Double
+    package var timeout: Double
     /// The most bytes of standard output accepted.
-    var outputLimit: Int
+    package var outputLimit: Int
     /// The bytes of standard error kept (the rest is read and dropped).
-    var errorLimit = 4096
+    package var errorLimit = 4096
     /// What the command reads on standard input (written as it reads, within the
     /// same time limit); nil for `/dev/null`.
-    var input: Data? = nil
+    package var input: Data? = nil
 
     /// How a run ended.
-    enum Outcome {
+    package enum Outcome {
         /// The command exited (`status`) or was killed by a signal (`signal`, else 0).
         case finished(status: Int32, signal: Int32, output: Data, errorOutput: Data)
         /// Still running when the time was up; its group was killed.
@@ -38,12 +38,12 @@ struct BoundedCommand {
 
     /// Runs `command` and waits for it, never longer than `timeout` (plus the
     /// moment it takes to kill it).
-    func run(_ command: String) -> Outcome {
+    package func run(_ command: String) -> Outcome {
         run(executable: "/bin/sh", arguments: ["-c", command])
     }
 
     /// Runs the program at `executable` with `arguments` (no shell between), as `run` does.
-    func run(executable: String, arguments: [String]) -> Outcome {
+    package func run(executable: String, arguments: [String]) -> Outcome {
         var inPipe: [Int32] = [-1, -1]
         if input != nil {
             // A program that exits without reading must make the write fail (EPIPE), not

@@ -13,15 +13,15 @@ import TriageCore
 /// gpg pinentry waiting under cron must not stop every later run) and at most
 /// `outputLimit` bytes; the command's whole process group is killed when it
 /// overstays, and when triage itself is stopped while waiting.
-enum SecretCommand {
+package enum SecretCommand {
     /// The default of `command_timeout`, in seconds.
-    static let defaultTimeout = 30
+    package static let defaultTimeout = 30
     /// The most a secret command may print: far more than any password or token.
-    static let outputLimit = 64 * 1024
+    package static let outputLimit = 64 * 1024
 
     /// Runs `command`; `purpose` (e.g. "password_command of [account personal]") names it
     /// in errors, and `section` (e.g. "[account personal]") is where `command_timeout` goes.
-    static func run(_ command: String, purpose: String, section: String, timeout: Int?) throws -> String {
+    package static func run(_ command: String, purpose: String, section: String, timeout: Int?) throws -> String {
         let seconds = timeout ?? defaultTimeout
         let outcome = BoundedCommand(timeout: Double(seconds), outputLimit: outputLimit).run(command)
         let secretData: Data

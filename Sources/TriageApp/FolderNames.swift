@@ -4,9 +4,9 @@ import TriageIMAP
 /// The folders an account's rules and `mailboxes =` name, and what each is called on
 /// the server (`Lists/dev` is `INBOX.Lists.dev` on Courier): for `check --connect` and
 /// `run --verbose`.
-enum FolderNames {
+package enum FolderNames {
     /// `mailboxes =` first, then every `move` target of the rules, each once.
-    static func named(mailboxes: [String], rules: CompiledRules?) -> [String] {
+    package static func named(mailboxes: [String], rules: CompiledRules?) -> [String] {
         var seen = Set<String>()
         var names: [String] = []
         let targets = (rules?.rules ?? []).flatMap(\.actions).compactMap { action -> String? in
@@ -18,14 +18,14 @@ enum FolderNames {
     }
 
     /// `(rule name, server name)` for each folder; a Maildir names folders as written.
-    static func resolved(_ names: [String], on connection: MailConnection) throws -> [(String, String)] {
+    package static func resolved(_ names: [String], on connection: MailConnection) throws -> [(String, String)] {
         guard let imap = connection as? IMAPConnection else { return names.map { ($0, $0) } }
         return try names.map { ($0, try imap.serverFolder($0)) }
     }
 
     /// The namespace that maps `mailbox` between the rules' names and the server's:
     /// asked of an IMAP server (once per connection) unless the mailbox is INBOX.
-    static func namespace(for mailbox: String, on connection: MailConnection) throws -> FolderNamespace {
+    package static func namespace(for mailbox: String, on connection: MailConnection) throws -> FolderNamespace {
         guard mailbox.uppercased() != "INBOX", let imap = connection as? IMAPConnection else { return .plain }
         return try imap.folderNamespace()
     }
@@ -33,7 +33,7 @@ enum FolderNames {
     /// Refuses rules with `is:important` on a server other than Gmail: only Gmail's
     /// IMAP says which mail is important (its `\Important` label in X-GM-LABELS);
     /// elsewhere the term would silently never match.
-    static func checkImportant(_ rules: CompiledRules?, on connection: MailConnection) throws {
+    package static func checkImportant(_ rules: CompiledRules?, on connection: MailConnection) throws {
         guard let rule = rules?.importantRules.first, !((connection as? IMAPConnection)?.isGmail ?? false) else { return }
         throw SimpleError(.config, "rule \"\(rule.name)\" (\(rule.path):\(rule.line)) uses is:important, which only Gmail's IMAP "
             + "reports (X-GM-LABELS), and \(connection.serverName) is not Gmail; nothing was done for this account: "
@@ -42,7 +42,7 @@ enum FolderNames {
 
     /// The account's folders as the rules name them: LIST on IMAP; nil for a Maildir,
     /// whose folders are probed one by one instead (`missing`).
-    static func existing(on connection: MailConnection) throws -> [String]? {
+    package static func existing(on connection: MailConnection) throws -> [String]? {
         guard let imap = connection as? IMAPConnection else { return nil }
         return try imap.folderList()
     }
@@ -51,7 +51,7 @@ enum FolderNames {
     /// folder (a different case, or a name at most two edits away), in `names` order.
     /// `existing` is `existing(on:)`; without it each folder is opened read-only, so
     /// call this before a mailbox is selected for work.
-    static func missing(_ names: [String], existing: [String]?, on connection: MailConnection) throws -> [(name: String, closest: String?)] {
+    package static func missing(_ names: [String], existing: [String]?, on connection: MailConnection) throws -> [(name: String, closest: String?)] {
         var found: [(name: String, closest: String?)] = []
         for name in names {
             if let existing {
@@ -76,7 +76,7 @@ enum FolderNames {
 
     /// `folder "Lists/Dev" does not exist on localhost:993; did you mean "Lists/dev"?`,
     /// by the server's name when it differs (`"INBOX.Lists.gone" ... (the rules' "Lists/gone")`).
-    static func missingLine(_ folder: (name: String, closest: String?), on connection: MailConnection) throws -> String {
+    package static func missingLine(_ folder: (name: String, closest: String?), on connection: MailConnection) throws -> String {
         let serverName = try resolved([folder.name], on: connection).first?.1 ?? folder.name
         return "folder \(String(reflecting: serverName)) does not exist on \(connection.serverName)"
             + (serverName == folder.name ? "" : " (the rules' \(String(reflecting: folder.name)))")
@@ -84,7 +84,7 @@ enum FolderNames {
     }
 
     /// Labels the rules write out (no placeholders), each once, in rule order.
-    static func literalLabels(_ rules: CompiledRules?) -> [String] {
+    package static func literalLabels(_ rules: CompiledRules?) -> [String] {
         var seen = Set<String>()
         return (rules?.rules ?? []).flatMap(\.actions).compactMap { action -> String? in
             guard case .label(let name) = action, !name.contains("{"), seen.insert(name).inserted else { return nil }
@@ -94,7 +94,7 @@ enum FolderNames {
 
     /// `folder "Lists/dev" is "INBOX.Lists.dev" on localhost:993`; the names quoted with
     /// control characters escaped (the server's prefix is the server's to choose).
-    static func line(account: String, _ pair: (String, String), server: String) -> String {
+    package static func line(account: String, _ pair: (String, String), server: String) -> String {
         "\(account): folder \(String(reflecting: pair.0)) is \(String(reflecting: pair.1)) on \(server)"
     }
 }

@@ -6,35 +6,35 @@ import TriageIMAP
 /// One mailbox `triage watch` keeps an eye on: its own connection (IDLE watches
 /// only the selected mailbox), whether it is idling, and when to try again after
 /// the connection was lost.
-final class MailboxWatch {
-    let account: AccountSection
-    let mailbox: String
+package final class MailboxWatch {
+    package let account: AccountSection
+    package let mailbox: String
     /// A folder the account's Sieve script files into, not one of its `mailboxes`.
-    let filed: Bool
+    package let filed: Bool
     /// The open connection, nil while it is down.
-    var connection: MailConnection?
+    package var connection: MailConnection?
     /// What the account's mailboxes share on this connection (archive folder, digest
     /// commands), looked up when it is made.
-    var shared = RunCommand.AccountShared(archive: nil, commands: nil, filed: [])
+    package var shared = AccountSession.AccountShared(archive: nil, commands: nil, filed: [])
     /// The connection as IMAP, when it is one with IDLE.
-    var idler: IMAPConnection? {
+    package var idler: IMAPConnection? {
         guard let imap = connection as? IMAPConnection, imap.hasIdle else { return nil }
         return imap
     }
     /// In IDLE since this instant, or nil.
-    var idleSince: Date?
+    package var idleSince: Date?
     /// The mailbox needs a pass of the runner (just connected, the server said something, poll time).
-    var dirty = true
+    package var dirty = true
     /// When to look again on a connection without IDLE.
-    var nextPoll = Date.distantPast
+    package var nextPoll = Date.distantPast
     /// When the last pass began: passes are at least `WatchLoop.passGap` apart.
-    var lastPass = Date.distantPast
+    package var lastPass = Date.distantPast
     /// When to try to connect again.
-    var nextAttempt = Date.distantPast
+    package var nextAttempt = Date.distantPast
     /// The pauses between attempts, and what to say when (once per outage and cause).
-    var policy: ReconnectPolicy
+    package var policy: ReconnectPolicy
 
-    init(account: AccountSection, mailbox: String, filed: Bool = false, policy: ReconnectPolicy) {
+    package init(account: AccountSection, mailbox: String, filed: Bool = false, policy: ReconnectPolicy) {
         self.account = account
         self.mailbox = mailbox
         self.filed = filed
@@ -42,10 +42,10 @@ final class MailboxWatch {
     }
 
     /// `account/mailbox`, for messages.
-    var name: String { "\(account.name)/\(mailbox)" }
+    package var name: String { "\(account.name)/\(mailbox)" }
 
     /// Drops the connection without a word to the server (it is gone or out of step).
-    func drop() {
+    package func drop() {
         connection?.close()
         connection = nil
         idleSince = nil

@@ -5,11 +5,11 @@ import TriageCore
 /// or `triage watch` (which holds it only while it processes a batch). `run` waits
 /// for it quietly (cron mails whatever is said), the interactive commands say that
 /// they wait, and `watch` waits for a `run` to finish.
-enum LockWait {
+package enum LockWait {
     /// How long an interactive command (`queue done`, `remind add` and the like) waits.
-    static let seconds = 5.0
+    package static let seconds = 5.0
     /// How long `triage run` waits for the lock before it gives up (exit 75).
-    static let runSeconds = 10.0
+    package static let runSeconds = 10.0
 
     /// Takes `store`'s lock, trying again every 0.1 s for up to `seconds` (forever
     /// when nil) while `giveUp` says no; `waiting` is called once, with the holder's
@@ -17,7 +17,7 @@ enum LockWait {
     /// the time is up, and every other store error at once. Returns false when
     /// `giveUp` said yes.
     @discardableResult
-    static func lock(_ store: Store, seconds: Double?, giveUp: () -> Bool = { false },
+    package static func lock(_ store: Store, seconds: Double?, giveUp: () -> Bool = { false },
                      waiting: (Int32?) -> Void = { _ in }) throws -> Bool {
         // Elapsed time on the monotonic clock: not the wall clock `--now` moves.
         let start = ContinuousClock.now
@@ -42,7 +42,7 @@ enum LockWait {
 
     /// Runs `body` holding `store`'s lock, waited for up to `seconds`, saying so on
     /// standard error once. Still held after the wait: `StoreError.locked` (75).
-    static func holding<T>(_ store: Store, context: Context, _ body: () throws -> T) throws -> T {
+    package static func holding<T>(_ store: Store, context: Context, _ body: () throws -> T) throws -> T {
         try lock(store, seconds: seconds, waiting: { pid in
             let who = pid.map { "process \($0)" } ?? "another process"
             context.err("triage: waiting for the store lock held by \(who) (a running triage run?), "

@@ -10,38 +10,42 @@ import TriageCore
 /// MKCALENDAR and each save of the sync state. Before dying it says
 /// which step it was on standard error (`triage: test hook: killed at step 7 (UID COPY)`).
 /// Without the variable it does nothing.
-final class CrashHook: @unchecked Sendable {
+package final class CrashHook: @unchecked Sendable {
     private let killAt: Int?
     private let lock = NSLock()
     private var count = 0
 
-    init(_ setting: String?) {
-        killAt = setting.flatMap(Int.init)
+    /// Says the step on standard error before dying (the executable's stream).
+    private let say: @Sendable (String) -> Void
+
+    package init(killAt: Int?, say: @escaping @Sendable (String) -> Void) {
+        self.killAt = killAt
+        self.say = say
     }
 
     /// Whether the hook is armed (the checkpoints are worth installing).
-    var isArmed: Bool { killAt != nil }
+    package var isArmed: Bool { killAt != nil }
 
     /// A second test hook: with `TRIAGE_TEST_CRASH_SUBJECT=TEXT`, the run dies (SIGKILL)
     /// as soon as it has parsed a message whose Subject contains TEXT, as a trap on a
     /// crafted message would; the poison-message tests show the next runs skip it.
-    static func messageHook(_ setting: String?) -> ((Message) -> Void)? {
+    package static func messageHook(_ setting: String?, say: @escaping @Sendable (String) -> Void) -> ((Message) -> Void)? {
         guard let setting, !setting.isEmpty else { return nil }
         return { message in
             guard message.subject?.contains(setting) ?? false else { return }
-            FileHandle.standardError.write(Data("triage: test hook: crashed on a message (\(setting))\n".utf8))
+            say("triage: test hook: crashed on a message (\(setting))\n")
             kill(getpid(), SIGKILL)
         }
     }
 
-    func checkpoint(_ step: String) {
+    package func checkpoint(_ step: String) {
         guard let killAt else { return }
         lock.lock()
         count += 1
         let now = count
         lock.unlock()
         if now >= killAt {
-            FileHandle.standardError.write(Data("triage: test hook: killed at step \(now) (\(step))\n".utf8))
+            say("triage: test hook: killed at step \(now) (\(step))\n")
             kill(getpid(), SIGKILL)
         }
     }
