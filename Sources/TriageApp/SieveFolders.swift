@@ -23,6 +23,28 @@ package enum SieveFolders {
         return wanted.filter { !missing.contains($0) }
     }
 
+    /// Where the first run of each of `folders` that has no run state yet starts (call
+    /// before the script is uploaded, so nothing it files is before that point): where
+    /// the folder ends now (UIDNEXT), so the mail the script files into it from now on is
+    /// read, and what was there before is left alone as on any first run. A folder not
+    /// there yet gets UIDVALIDITY 0: all it will hold arrives after the deployment.
+    static func starts(_ folders: [String], account: String, store: String, on connection: MailConnection,
+                       deployed: Timestamp) throws -> [String: MailboxState] {
+        var states: [String: MailboxState] = [:]
+        for folder in folders where try MailboxState.load(store: store, account: account, mailbox: folder) == nil {
+            let status: MailboxStatus
+            do {
+                status = try connection.open(folder, readOnly: true)
+            } catch let error as MailError where error.kind == .missingFolder {
+                states[folder] = MailboxState(uidValidity: 0, lastUID: 0, lastRun: deployed)
+                continue
+            }
+            let last = status.uidNext > 0 ? status.uidNext - 1 : try connection.uids(above: 0).max() ?? 0
+            states[folder] = MailboxState(uidValidity: status.uidValidity, lastUID: last, lastRun: deployed)
+        }
+        return states
+    }
+
     /// The folders the script of `rules` files into, as the rules name them (what
     /// `deploy sieve` records); `archive` is the folder `archive` files into.
     package static func folders(of rules: CompiledRules, archive: String) -> [String] {

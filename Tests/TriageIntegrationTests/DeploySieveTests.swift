@@ -79,6 +79,43 @@ final class DeploySieveTests: XCTestCase {
         XCTAssertEqual(folder.storeLines().filter { $0.contains("\"FYI\"") }.count, 1, "the record stays single")
     }
 
+    /// The first run of a folder the script files into starts where the folder ended at the
+    /// deployment, not at its end then: mail Sieve filed there since the deployment gets its
+    /// digest entry; mail that was there before is left alone, as on any first run.
+    func testTheFirstRunOfASieveFolderStartsAtTheDeployment() throws {
+        let old = "From: Old <old@x.test>\r\nTo: team@x.test\r\nCc: me@example.test\r\nSubject: Before\r\n"
+            + "Message-ID: <before-deploy@x.test>\r\n\r\nFiled before.\r\n"
+        try dovecot.seed(user: user, mailbox: "Archive", old)
+        let deploy = try folder.triage(["deploy", "sieve", "--activate"])
+        XCTAssertEqual(deploy.status, 0, deploy.err)
+        try deliver("From: Ann <ann@x.test>\r\nTo: team@x.test\r\nCc: me@example.test\r\nSubject: FYI only\r\n"
+                    + "Message-ID: <after-deploy@x.test>\r\n\r\nFor your information.\r\n")
+        XCTAssertEqual(dovecot.files(user: user, mailbox: "Archive").count, 2, "filed at delivery beside the old one")
+
+        let run = try folder.triage(["run"])
+        XCTAssertEqual(run.status, 0, run.err)
+        let fyi = folder.storeLines().filter { $0.contains("\"FYI\"") }
+        XCTAssertEqual(fyi.filter { $0.contains("after-deploy@x.test") }.count, 1, "filed by Sieve after the deployment: \(fyi)")
+        XCTAssertEqual(fyi.filter { $0.contains("before-deploy@x.test") }.count, 0, "there before the deployment: \(fyi)")
+    }
+
+    /// A folder the script files into that is made only after the deployment: its first
+    /// run reads all of it (all of it arrived since), with no word of a renumbering.
+    func testAFolderMadeAfterTheDeploymentIsReadFromItsStart() throws {
+        try folder.writeRules("rule \"later\" when from:ann@x.test then move \"Later\", digest \"Later\"\n")
+        let deploy = try folder.triage(["deploy", "sieve", "--activate"])
+        XCTAssertEqual(deploy.status, 0, deploy.err)
+        try dovecot.createFolders(user: user, ["Later"])
+        try deliver("From: Ann <ann@x.test>\r\nTo: me@example.test\r\nSubject: Later\r\nMessage-ID: <made-later@x.test>\r\n\r\nHi\r\n")
+        XCTAssertEqual(dovecot.files(user: user, mailbox: "Later").count, 1, "filed at delivery")
+
+        let run = try folder.triage(["run"])
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertFalse(run.err.contains("UIDVALIDITY"), run.err)
+        XCTAssertEqual(folder.storeLines().filter { $0.contains("\"Later\"") && $0.contains("made-later@x.test") }.count, 1,
+                       folder.storeLines().joined(separator: "\n"))
+    }
+
     func testAnotherActiveScriptIsLeftAloneAndTriageSaysHowToIncludeIt() throws {
         let credential = MailCredential.password(user: user, DovecotServer.password)
         let own = try ManageSieveConnection.connect(host: "localhost", port: dovecot.sievePort, credential: credential,

@@ -72,6 +72,24 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(man.out.trimmingCharacters(in: .whitespacesAndNewlines), Self.prefix + "/share/man/man5/triage.conf.5", man.err)
     }
 
+    /// The script says each step (the package check, the build, the stripping and the size,
+    /// where each file went), and the installed binary carries no debug information.
+    func testTheScriptSaysWhatItDoesAndInstallsAStrippedBinary() throws {
+        let out = try XCTUnwrap(Self.installed).out
+        for line in ["install: checking the Debian build packages (scripts/install-deps)\n", "install: building triage (release",
+                     "install: stripped the debug information: ", "\n  \(Self.prefix)/bin/triage\n",
+                     "\n  \(Self.prefix)/share/man/man5/triage-rules.5\n"] {
+            XCTAssertTrue(out.contains(line), "\(line) in:\n\(out)")
+        }
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: Self.prefix + "/bin/triage")[.size] as? Int)
+        // 86 MB before stripping; 62 MB after, of which 34 MB is ICU's data (icudt, linked in by Foundation).
+        XCTAssertLessThanOrEqual(size, 64_000_000, "the installed binary's size")
+        let sections = try InstalledCopy.run("/usr/bin/readelf", ["-S", Self.prefix + "/bin/triage"], environment: bareEnvironment, directory: folder)
+        XCTAssertEqual(sections.status, 0, sections.err)
+        XCTAssertFalse(sections.out.contains(".debug_"), "no debug sections")
+        XCTAssertFalse(sections.out.contains(".symtab"), "no symbol table")
+    }
+
     func testTheBinaryNeedsNothingOfTheToolchain() throws {
         let readelf = try InstalledCopy.run("/usr/bin/readelf", ["-d", Self.prefix + "/bin/triage"], environment: bareEnvironment, directory: folder)
         XCTAssertEqual(readelf.status, 0, readelf.err)

@@ -2,7 +2,8 @@
 /// the rules they leave to triage: a rule with only local actions (queue, remind,
 /// digest, webhook) is triage's; a rule that cannot be exported makes every later rule
 /// that changes the server or stops unexportable too, since what it would do first is
-/// unknown to the export.
+/// unknown to the export, unless the export can leave every message the rule may
+/// match to triage (`guarded`).
 struct LeftToTriage {
     /// Rules (or parts) left to triage, each with its reason, in rule order.
     var rules: [(rule: CompiledRule, reason: String)] = []
@@ -30,6 +31,15 @@ struct LeftToTriage {
         rules.append((rule, (error as? Unexportable)?.text ?? "\(error)"))
         blocker = rule
     }
+
+    /// Records that `rule` cannot be exported, because of `error`, but that the export
+    /// leaves every message it may match untouched (a guard in front of the exported
+    /// rules), so it does not block the later rules.
+    mutating func guarded(_ rule: CompiledRule, _ error: Error) {
+        rules.append((rule, ((error as? Unexportable)?.text ?? "\(error)") + "; " + Self.guardedNote))
+    }
+
+    static let guardedNote = "the script leaves mail this rule may match untouched, for triage"
 
     /// Records `rule` as left for an exporter's own reason, without blocking later rules.
     mutating func leave(_ rule: CompiledRule, _ reason: String) {

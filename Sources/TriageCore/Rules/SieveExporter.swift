@@ -14,7 +14,11 @@
 /// but not the final filing, and every flag is set before the message is filed.
 ///
 /// A rule that cannot be exported and changes the server or stops makes every later
-/// rule unexportable too: what it would do is unknown to the script.
+/// rule unexportable too: what it would do is unknown to the script. Unless the
+/// script can test a superset of what it matches (`superset`: its exportable AND
+/// terms, or for `is:impersonating` a From that is not one plain mailbox): then the
+/// script's guard leaves every message in that superset untouched, for triage, and
+/// the later rules are exported for the rest, on which the rule cannot match.
 public enum SieveExporter {
     /// The script and what it leaves out.
     public struct Result: Sendable {
@@ -39,6 +43,7 @@ public enum SieveExporter {
         var left = LeftToTriage()
         var body: [String] = []
         var reads = Reads()
+        var supersets: [String] = []
         for rule in rules.rules where left.admits(rule) {
             do {
                 var ruleReads = reads
@@ -51,7 +56,14 @@ public enum SieveExporter {
                 reads = ruleReads
                 if rule.actions.contains(where: { $0.storeEffect != nil }) { result.localActions.append(rule) }
             } catch {
-                left.refuse(rule, error)
+                var guardReads = reads
+                if let superset = superset(rule.queryNode, identities: identities, reads: &guardReads) {
+                    reads = guardReads
+                    if !supersets.contains(superset) { supersets.append(superset) }
+                    left.guarded(rule, error)
+                } else {
+                    left.refuse(rule, error)
+                }
             }
         }
         result.leftToTriage = left.rules
@@ -64,7 +76,7 @@ public enum SieveExporter {
             "require [" + extensions.map(quote).joined(separator: ", ") + "];",
             "",
         ]
-        lines += guardLines(reads)
+        lines += guardLines(reads, supersets: supersets)
         lines += body
         if !body.isEmpty { lines.append("") }
         lines += [
@@ -147,6 +159,55 @@ public enum SieveExporter {
         }
     }
 
+    /// A Sieve test true of every message `node` may match, whatever the rules before it
+    /// planned; nil when the script can give none narrower than every message. Exact
+    /// terms are themselves; of an AND the terms that have one (the others can only
+    /// narrow it); an OR only when each part has one; a NOT only of an exact test.
+    static func superset(_ node: QueryNode, identities: [String], reads: inout Reads) -> String? {
+        switch node {
+        case .term(let term):
+            if case .isImpersonating = term.predicate {
+                reads.regex = true
+                return impersonationSuperset
+            }
+            return try? test(term, identities: identities, reads: &reads)
+        case .and(let items):
+            let parts = items.compactMap { superset($0, identities: identities, reads: &reads) }
+            if parts.count <= 1 { return parts.first }
+            return "allof (" + parts.joined(separator: ", ") + ")"
+        case .or(let items):
+            var parts: [String] = []
+            for item in items {
+                guard let part = superset(item, identities: identities, reads: &reads) else { return nil }
+                parts.append(part)
+            }
+            if parts.count <= 1 { return parts.first }
+            return "anyof (" + parts.joined(separator: ", ") + ")"
+        case .not(let child):
+            return (try? test(child, identities: identities, reads: &reads)).map { "not " + $0 }
+        case .invalid:
+            return nil
+        }
+    }
+
+    /// The first From field is one plain mailbox whose display name (if any) is made of
+    /// ASCII letters, digits, blanks and a few marks: no `.`, no `@`, nothing that reads
+    /// as one (`NameDisguise` looks for a part holding `.`, `@` or one of their full-width
+    /// or ideographic forms), no `=`/`?` of an encoded word Sieve left undecoded, no `+`/`~`
+    /// of UTF-7 or HZ text. Compared as octets, so no case folding lets a non-ASCII letter in.
+    static let plainFrom: String = {
+        let alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+        let address = "[\(alnum)_-]+([.][\(alnum)_-]+)*@[\(alnum)-]+([.][\(alnum)-]+)*"
+        let nameChar = "[\(alnum)[:blank:]!#$%&'*/^_`{|}-]"
+        let name = "(\(nameChar)+|\"\(nameChar)*\")"
+        return "^[[:blank:]]*(\(address)|(\(name))?[[:blank:]]*<\(address)>)[[:blank:]]*$"
+    }()
+
+    /// True of every message `is:impersonating` matches (a From display name showing a
+    /// domain): a first From field that is not `plainFrom`.
+    static let impersonationSuperset = "not anyof (not exists \"from\", "
+        + "header :index 1 :comparator \"i;octet\" :regex \"from\" \(quote(plainFrom)))"
+
     // MARK: - Headers read the same way
 
     /// What the exported tests read, for the guard in front of them.
@@ -181,11 +242,12 @@ public enum SieveExporter {
         return "^[[:blank:]]*(\(item)([[:blank:]]*,[[:blank:]]*\(item))*)?[[:blank:]]*$"
     }()
 
-    /// The script's first lines when a test reads addresses: a message whose address
-    /// fields are not all in a form Sieve reads exactly as triage does is left alone
-    /// (kept in the inbox, nothing set), and `triage run` files it as it would any message.
-    private static func guardLines(_ reads: Reads) -> [String] {
-        guard !reads.addressFields.isEmpty else { return [] }
+    /// The script's first lines when a test reads addresses or a rule is left to triage
+    /// behind a guard: a message whose address fields are not all in a form Sieve reads
+    /// exactly as triage does, or that is in one of `supersets`, is left alone (kept in
+    /// the inbox, nothing set), and `triage run` files it as it would any message.
+    private static func guardLines(_ reads: Reads, supersets: [String]) -> [String] {
+        guard !reads.addressFields.isEmpty || !supersets.isEmpty else { return [] }
         var tests: [String] = []
         for field in reads.addressFields {
             if field == "from" || field == "reply-to" {
@@ -198,10 +260,18 @@ public enum SieveExporter {
                     + "header :index \(index) :regex \(quote(field)) \(quote(cleanAddressList)))")
             }
         }
-        return [
-            "# Address fields Sieve could read otherwise than triage (a display name holding an",
-            "# address, two <...>, a route, comments, encoded addresses): such a message is left",
-            "# in the inbox untouched, and triage files it when it runs.",
+        var comment: [String] = []
+        if !reads.addressFields.isEmpty {
+            comment += ["# Address fields Sieve could read otherwise than triage (a display name holding an",
+                        "# address, two <...>, a route, comments, encoded addresses): such a message is left",
+                        "# in the inbox untouched, and triage files it when it runs."]
+        }
+        if !supersets.isEmpty {
+            comment += ["# Mail that a rule left to triage may match (is:impersonating: a From that is not one",
+                        "# plain mailbox with a plain name) is left untouched too, so the later rules act exactly."]
+            tests += supersets.map { "not " + $0 }
+        }
+        return comment + [
             "if not allof (" + tests.joined(separator: ",\n    ") + ") {",
             "  stop;",
             "}",

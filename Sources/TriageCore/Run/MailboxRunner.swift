@@ -281,7 +281,7 @@ public struct MailboxRunner {
         let stamp = Timestamp(now, timeZone: store.timeZone)
         // Set when only mail that arrived after a time is new (a renumbered mailbox).
         var arrivedAfter: Timestamp?
-        if !options.all, let saved, saved.uidValidity != status.uidValidity {
+        if !options.all, let saved, saved.uidValidity != status.uidValidity, saved.uidValidity != 0 {
             report(.warning(account: account, mailbox: mailbox, renumbered(saved, now: status.uidValidity)))
         }
         var lastUID: UInt32
@@ -290,6 +290,10 @@ public struct MailboxRunner {
         } else if let saved, saved.uidValidity == status.uidValidity {
             lastUID = saved.lastUID
             arrivedAfter = saved.arrivedAfter
+        } else if saved?.uidValidity == 0 {
+            // A folder a deployed Sieve script files into, not there at the deployment:
+            // everything in it arrived since (`SieveFolders.starts`).
+            lastUID = 0
         } else if let lastRun = saved?.lastRun {
             // Renumbered: the UIDs say nothing any more, the arrival times still do.
             lastUID = 0

@@ -8,7 +8,8 @@ import Foundation
 /// writing a temporary file and renaming it, so a crash leaves the old state and
 /// the rerun redoes (idempotently) the unfinished batch.
 public struct MailboxState: Codable, Equatable, Sendable {
-    /// The mailbox's UIDVALIDITY when `lastUID` was recorded.
+    /// The mailbox's UIDVALIDITY when `lastUID` was recorded; 0 (never a real one) for a
+    /// folder `triage deploy sieve` found missing: its first run reads all of it.
     public var uidValidity: UInt32
     /// Every message with a UID up to this one has been processed.
     public var lastUID: UInt32

@@ -72,16 +72,23 @@ enum DeployCommand: Command {
         }
         let namespace = try FolderNames.namespace(for: "Archive", on: imap)
         let script = ExportCommand.sieveScript(rules, account: account, archive: archive, namespace: namespace, context: context).script
+        // Where each folder the script files into ends before the script can file
+        // anything: the first run of such a folder starts there (SieveFolders.starts).
+        let deployed = Timestamp(context.now, timeZone: setup.timeZone)
+        let folders = SieveFolders.folders(of: rules, archive: archive ?? account.archive ?? ArchiveFolder.maildirDefault)
+        let starts = try SieveFolders.starts(folders, account: account.name, store: setup.store.root, on: imap, deployed: deployed)
         let connection = try ManageSieveConnection.connect(host: url.host, port: account.sievePort ?? 4190, credential: credential,
                                                            caFile: account.caFile, timeout: account.timeout ?? 30)
         defer { connection.close() }
         try connection.putScript(scriptName, content: script)
         // From now on `run` reads the folders the script files into (SieveFolders).
-        let deployment = SieveDeployment(
-            folders: SieveFolders.folders(of: rules, archive: archive ?? account.archive ?? ArchiveFolder.maildirDefault),
-            deployed: Timestamp(context.now, timeZone: setup.timeZone))
+        let deployment = SieveDeployment(folders: folders, deployed: deployed)
         try LockWait.holding(setup.store, context: context) {
             try deployment.save(store: setup.store.root, account: account.name)
+            // A run since the measure keeps its own state.
+            for (folder, start) in starts where try MailboxState.load(store: setup.store.root, account: account.name, mailbox: folder) == nil {
+                try start.save(store: setup.store.root, account: account.name, mailbox: folder)
+            }
         }
         if a.has("--activate") { try connection.setActive(scriptName) }
         let scripts = try connection.scripts()
