@@ -28,7 +28,7 @@ package enum SieveFolders {
     /// the folder ends now (UIDNEXT), so the mail the script files into it from now on is
     /// read, and what was there before is left alone as on any first run. A folder not
     /// there yet gets UIDVALIDITY 0: all it will hold arrives after the deployment.
-    static func starts(_ folders: [String], account: String, store: String, on connection: MailConnection,
+    package static func starts(_ folders: [String], account: String, store: String, on connection: MailConnection,
                        deployed: Timestamp) throws -> [String: MailboxState] {
         var states: [String: MailboxState] = [:]
         for folder in folders where try MailboxState.load(store: store, account: account, mailbox: folder) == nil {
