@@ -20,15 +20,46 @@ package enum CalDAVService {
                                 + "\(report.changedHere) changed here; \(report.conflicts) conflict(s)\n")
                 }
                 if report.deferred > 0 { worst = max(worst, .tempFail) }
+                if !dryRun {
+                    record(section.name, setup: setup, context: context, failure: report.deferred == 0 ? nil
+                           : (.tempFail, "\(report.deferred) change(s) could not be made on the server; the next sync tries again"))
+                }
             } catch let error as TriageError {
                 context.err("triage: caldav \(section.name): \(error.message)\n")
                 worst = max(worst, error.exitStatus)
+                if !dryRun { record(section.name, setup: setup, context: context, failure: (error.exitStatus, error.message)) }
             } catch {
                 context.err("triage: caldav \(section.name): \(error)\n")
                 worst = max(worst, .tempFail)
+                if !dryRun { record(section.name, setup: setup, context: context, failure: (.tempFail, "\(error)")) }
             }
         }
         return worst
+    }
+
+    /// Notes the sync of `name` in the run record for `triage status`: when, and the
+    /// failure going on (said already on standard error). The caller holds the store lock.
+    private static func record(_ name: String, setup: RunSetup, context: Context, failure: (ExitStatus, String)?) {
+        var record = RunRecord.load(store: setup.store.root)
+        var source = record.caldav[name] ?? RunRecord.Source()
+        let stamp = Timestamp(context.now, timeZone: setup.timeZone)
+        source.lastRun = stamp
+        if let (status, message) = failure {
+            let previous = source.failure
+            source.failure = RunRecord.Failure(exitStatus: status.rawValue, message: message, since: previous?.since ?? stamp,
+                                               last: stamp, runs: (previous?.runs ?? 0) + 1, reported: true)
+        } else {
+            source.lastSuccess = stamp
+            source.failure = nil
+        }
+        record.caldav[name] = source
+        do {
+            try record.save(store: setup.store.root, durable: setup.store.synchronous)
+        } catch {
+            // Only history is lost: say so, the sync itself stands.
+            context.err("triage: warning: cannot record the CalDAV sync for triage status: "
+                        + "\((error as? TriageError)?.message ?? "\(error)")\n")
+        }
     }
 
     private static func sync(_ section: CalDAVSection, setup: RunSetup, context: Context, dryRun: Bool, verbose: Bool,

@@ -160,6 +160,14 @@ package struct RunPipeline {
         case .success(let done):
             sent = done
             book.settle(&source, "digest", nil, inDigest: false)
+            switch done {
+            case .sent(let draft):
+                book.record.digestCheck = RunRecord.DigestCheck(day: draft.plan.day.iso, outcome: .sent, at: book.stamp)
+            case .nothingToReport(let day, _):
+                book.record.digestCheck = RunRecord.DigestCheck(day: day.iso, outcome: .empty, at: book.stamp)
+            default:
+                break
+            }
         case .failure(let error):
             // Not in the digest it is about: the digest's own failure is said on standard error.
             book.settle(&source, "digest", error, inDigest: false)

@@ -306,11 +306,28 @@ public struct MailboxRunner {
             report(.note(account: account, mailbox: mailbox,
                          "first run: remembering UID \(start.lastUID); only new mail will be processed (use --all or --since for older mail)"))
             if !options.dryRun { try start.save(store: store.root, account: account, mailbox: mailbox) }
+            // Said without --verbose, once (the state is saved now): else a first cron run
+            // prints nothing, does nothing, and the user never learns of --all.
+            if saved == nil, status.exists > 0 {
+                report(.warning(account: account, mailbox: mailbox, Self.leftAlone(Int(status.exists), dryRun: options.dryRun)))
+            }
             return nil
         }
         let sinceStart = options.since.map { Int64($0.daysSince1970) * 86_400 - Int64(store.timeZone.secondsFromGMT(for: now)) }
         return Pass(status: status, saved: saved, stamp: stamp, lastUID: lastUID, arrivedAfter: arrivedAfter,
                     sinceStart: sinceStart)
+    }
+
+    /// What a first run says of the `count` messages it left alone.
+    static func leftAlone(_ count: Int, dryRun: Bool) -> String {
+        let one = count == 1
+        let digits = Array(String(count))
+        // 1,234: grouped by thousands, whatever the locale (the core reads none).
+        let grouped = digits.enumerated().map { index, digit in
+            index > 0 && (digits.count - index) % 3 == 0 ? ",\(digit)" : String(digit)
+        }.joined()
+        return "first run: \(grouped) \(one ? "message" : "messages") already there \(dryRun ? "would be" : one ? "was" : "were") "
+            + "left alone; 'triage run --all' processes \(one ? "it" : "them") once"
     }
 
     /// Phase 2: fetches a batch and runs the rules on each message; returns the

@@ -90,22 +90,55 @@ public struct RunRecord: Codable, Equatable, Sendable {
         }
     }
 
+    /// What the last run that looked at a due digest found: sent, or nothing to send.
+    public struct DigestCheck: Codable, Equatable, Sendable {
+        /// What it found.
+        public enum Outcome: String, Codable, Sendable {
+            /// The day's digest was sent.
+            case sent
+            /// The day had nothing to report and `send_empty` is off: nothing was sent.
+            case empty
+        }
+
+        /// The digest's day (`YYYY-MM-DD`).
+        public var day: String
+        /// What the run found.
+        public var outcome: Outcome
+        /// When.
+        public var at: Timestamp
+
+        /// Creates the record of a look at `day`'s digest.
+        public init(day: String, outcome: Outcome, at: Timestamp) {
+            self.day = day
+            self.outcome = outcome
+            self.at = at
+        }
+    }
+
     /// Accounts by name; the digest as `digest` in `digest`.
     public var accounts: [String: Source] = [:]
     /// The digest's delivery by `triage run`.
     public var digest: Source?
+    /// The last look at a due digest (sent, or empty): without it an empty day that was
+    /// rightly not sent looks due until the next day's hour.
+    public var digestCheck: DigestCheck?
+    /// Each `[caldav NAME]` target's syncs (by `run`, `sync` and `watch`), by name.
+    public var caldav: [String: Source] = [:]
 
     /// An empty record.
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case accounts, digest
+        case accounts, digest, caldav
+        case digestCheck = "digest_check"
     }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         accounts = try c.decodeIfPresent([String: Source].self, forKey: .accounts) ?? [:]
         digest = try c.decodeIfPresent(Source.self, forKey: .digest)
+        digestCheck = try? c.decodeIfPresent(DigestCheck.self, forKey: .digestCheck)
+        caldav = try c.decodeIfPresent([String: Source].self, forKey: .caldav) ?? [:]
     }
 
     /// The digest entry (section `Problems`) that reports a failure going on, so it is

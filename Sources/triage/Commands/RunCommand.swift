@@ -19,7 +19,8 @@ enum RunCommand: Command {
         passed. Silent on success.
 
         The first run of a mailbox only remembers where the mailbox ends: mail that
-        arrives from then on is processed. When the server renumbers a mailbox
+        arrives from then on is processed, and the mail already there is left alone
+        (said once on standard error, with how many messages). When the server renumbers a mailbox
         (UIDVALIDITY), only mail that arrived after the last run is processed. To
         apply the rules to older mail, use --all or --since.
         """,

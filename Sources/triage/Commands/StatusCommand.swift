@@ -7,13 +7,14 @@ import TriageCore
 enum StatusCommand: Command {
     static let spec = CommandSpec(
         name: "status",
-        summary: "how the cron job is doing: last runs, failures, webhooks, next digest, open counts",
+        summary: "how the cron job is doing: last runs, failures, webhooks, digest, CalDAV, open counts",
         usage: ["status [--json] [--now TIME] [--config FILE]"],
         about: """
         Shows the last run of each account and mailbox (when, how many messages
         it classified), a failure still going on and since when, the webhooks
-        waiting to be POSTed, when the next digest is due (and a failure to send
-        it), and how many queue entries and reminders are open. Reads the store
+        waiting to be POSTed, the digest (sent and when, nothing to send on an
+        empty day, due, or failing), each CalDAV target's last sync and failure,
+        and how many queue entries and reminders are open. Reads the store
         only: it connects to nothing and changes nothing. The JSON keys are listed
         in docs/status.md.
         """,
@@ -69,6 +70,28 @@ enum StatusCommand: Command {
             return (day, at, schedule.dueDay(at: now, sent: sentDays) != nil)
         }
 
+        /// Where the digest stands: `failing` (the last try failed), `empty` (the day due was
+        /// looked at and had nothing to send, `send_empty = no`), `due` (the next run sends
+        /// it) or `sent` (the latest day's digest went out); nil without `[digest]`.
+        var digestState: String? {
+            guard let next = nextDigest else { return nil }
+            if record.digest?.failure != nil { return "failing" }
+            guard next.dueNow else { return "sent" }
+            return emptyLook(next.day) != nil ? "empty" : "due"
+        }
+
+        /// The run record's look at `day`'s digest when it found nothing to send.
+        private func emptyLook(_ day: CivilDate) -> RunRecord.DigestCheck? {
+            guard let check = record.digestCheck, check.day == day.iso, check.outcome == .empty else { return nil }
+            return check
+        }
+
+        /// When the last digest sent went out, when the run record knows it.
+        private var lastSentAt: Timestamp? {
+            guard let check = record.digestCheck, check.outcome == .sent, check.day == sentDays.max()?.iso else { return nil }
+            return check.at
+        }
+
         private func stamp(_ date: Date) -> Timestamp { Timestamp(date, timeZone: setup.timeZone) }
 
         /// `2026-12-01 17:20 (3m ago)`.
@@ -101,13 +124,39 @@ enum StatusCommand: Command {
             out += setup.config.accounts.isEmpty ? "  (none configured)\n" : table.render()
             out += "Digest\n"
             if let next = nextDigest {
-                var line = next.dueNow ? "  \(next.day.iso) is due now: the next run sends it"
-                    : "  next: \(next.day.iso) from \(String(stamp(next.at).rfc3339.prefix(16)).replacingOccurrences(of: "T", with: " "))"
-                if let last = sentDays.max() { line += "; last sent: \(last.iso)" }
+                let from = String(stamp(next.at).rfc3339.prefix(16)).replacingOccurrences(of: "T", with: " ")
+                var line: String
+                switch digestState {
+                case "failing":
+                    line = "  \(next.day.iso) is due and the last try failed: the next run tries again"
+                case "empty":
+                    // Rightly not sent: nothing to report, and send_empty = no. Not "due".
+                    line = "  \(next.day.iso): nothing to send, the day was empty (send_empty = no; looked at "
+                        + "\(when(emptyLook(next.day)!.at))); a later run sends it if something comes"
+                case "due":
+                    line = "  \(next.day.iso) is due now: the next run sends it"
+                default:
+                    line = "  next: \(next.day.iso) from \(from)"
+                }
+                if let last = sentDays.max() { line += "; last sent: \(last.iso)" + (lastSentAt.map { " at \(when($0))" } ?? "") }
                 out += line + "\n"
                 if let failure = record.digest?.failure { out += "  " + failureText(failure) + "\n" }
             } else {
                 out += "  no [digest] section\n"
+            }
+            if !setup.config.caldav.isEmpty {
+                out += "CalDAV\n"
+                var table = TextTable()
+                for section in setup.config.caldav {
+                    let source = record.caldav[section.name]
+                    var state = source?.lastRun.map { "last sync " + when($0) } ?? "never synced"
+                    if let failure = source?.failure {
+                        state += "; " + failureText(failure)
+                        if let success = source?.lastSuccess { state += "; last good sync \(when(success))" }
+                    } else if source?.lastRun != nil { state += "; ok" }
+                    table.add([section.name, state])
+                }
+                out += table.render()
             }
             out += "Webhooks\n  \(pendingWebhooks) pending\n"
             out += "Open\n"
@@ -146,12 +195,23 @@ enum StatusCommand: Command {
                     ("next_day", .string(next.day.iso)), ("next_at", .string(stamp(next.at).rfc3339)),
                     ("due_now", .bool(next.dueNow)), ("last_sent", sentDays.max().map { .string($0.iso) } ?? .null),
                     ("failure", json(record.digest?.failure)),
+                    ("state", digestState.map { .string($0) } ?? .null),
+                    ("last_sent_at", json(lastSentAt)),
+                    ("empty_looked_at", json(emptyLook(next.day)?.at)),
+                ])
+            }
+            let caldav: [JSONValue] = setup.config.caldav.map { section in
+                let source = record.caldav[section.name]
+                return .object([
+                    ("name", .string(section.name)), ("last_sync", json(source?.lastRun)),
+                    ("last_success", json(source?.lastSuccess)), ("failure", json(source?.failure)),
                 ])
             }
             return .object([
                 ("now", .string(stamp(now).rfc3339)),
                 ("accounts", .array(accounts)),
                 ("digest", digest),
+                ("caldav", .array(caldav)),
                 ("webhooks", .object([("pending", .int(Int64(pendingWebhooks)))])),
                 ("open", .object([
                     ("queues", .object(queues.map { ($0.name, .int(Int64($0.count))) })),

@@ -83,6 +83,20 @@ final class MailboxRunnerTests: XCTestCase {
 
     // MARK: - Where a run starts
 
+    /// The first run says, as a warning (shown without --verbose), how many messages it
+    /// left alone, grouped by thousands; a dry run says they would be; the next run nothing.
+    func testFirstRunSaysHowManyMessagesItLeftAlone() throws {
+        let connection = InMemoryMailConnection(folders: [])
+        for n in 1...1234 { connection.deliver(subject: "old \(n)") }
+        try run(connection, dryRun: true)
+        XCTAssertEqual(warnings, ["first run: 1,234 messages already there would be left alone; 'triage run --all' processes them once"])
+        try run(connection)
+        XCTAssertEqual(warnings, ["first run: 1,234 messages already there were left alone; 'triage run --all' processes them once"])
+        connection.deliver(subject: "new")
+        try run(connection)
+        XCTAssertEqual(warnings, [])
+    }
+
     func testFirstRunRemembersWhereTheMailboxIsAndTouchesNothing() throws {
         let connection = InMemoryMailConnection(folders: ["Receipts"])
         connection.deliver(subject: "old receipt")
