@@ -233,11 +233,7 @@ final class SieveDifferentialTests: XCTestCase {
 
     /// The folder and the keywords Pigeonhole gives `message`.
     private func sieveOutcome(script: String, message: String) throws -> (String, Set<String>) {
-        let out = dir + "/sieve-test.out"
-        var argv = ["/usr/bin/sieve-test"]
-        if getuid() == 0 { argv += ["-c", dir + "/st.conf"] }
-        let status = try Spawn.runCapturing(argv + [script, message], output: out)
-        let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        let (status, text) = try SieveTestFolder.run(in: dir, script: script, message: message)
         XCTAssertEqual(status, 0, text)
         XCTAssertTrue(text.contains("final result: success"), text)
         var folder = "", flags: Set<String> = []

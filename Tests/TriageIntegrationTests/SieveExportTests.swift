@@ -96,11 +96,7 @@ final class SieveExportTests: XCTestCase {
 
     /// What Pigeonhole does with `message` under `script`.
     private func sieveOutcome(script: String, message: String) throws -> Outcome {
-        let out = dir + "/sieve-test.out"
-        var argv = ["/usr/bin/sieve-test"]
-        if getuid() == 0 { argv += ["-c", dir + "/st.conf"] }
-        let status = try Spawn.runCapturing(argv + [script, message], output: out)
-        let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        let (status, text) = try SieveTestFolder.run(in: dir, script: script, message: message)
         XCTAssertEqual(status, 0, text)
         XCTAssertTrue(text.contains("final result: success"), text)
         var outcome = Outcome(folder: "", flags: [])

@@ -16,4 +16,14 @@ enum SieveTestFolder {
             .write(toFile: dir + "/st.conf", atomically: true, encoding: .utf8)
         return dir
     }
+
+    /// Runs `sieve-test SCRIPT MESSAGE` with the folder `dir`'s configuration (as root);
+    /// its exit status and what it printed.
+    static func run(in dir: String, script: String, message: String) throws -> (status: Int32, text: String) {
+        let out = dir + "/sieve-test.out"
+        var argv = ["/usr/bin/sieve-test"]
+        if getuid() == 0 { argv += ["-c", dir + "/st.conf"] }
+        let status = try Spawn.runCapturing(argv + [script, message], output: out)
+        return (status, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "")
+    }
 }
