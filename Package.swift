@@ -93,8 +93,9 @@ let package = Package(
         // backend's tests run, the in-memory connection, and the sample messages
         // (XCTest, so never in a product).
         .target(name: "TriageTestSupport", dependencies: ["TriageCore", "TriageMaildir"], path: "Tests/TriageTestSupport"),
-        // The app's pipeline and services, over Maildir accounts in temporary folders.
-        .testTarget(name: "TriageAppTests", dependencies: ["TriageApp", "TriageCore", "TriageConfig", "TriageMaildir"]),
+        // The app's pipeline and services, over Maildir accounts in temporary folders and
+        // the in-memory connection.
+        .testTarget(name: "TriageAppTests", dependencies: ["TriageApp", "TriageCore", "TriageConfig", "TriageMaildir", "TriageTestSupport"]),
         // Runs the built `triage` binary against real peers (Dovecot, SMTP).
         .testTarget(name: "TriageIntegrationTests", dependencies: [
             "triage", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",

@@ -16,7 +16,8 @@ public final class InMemoryMailConnection: MailConnection {
         public var header: String
         public var body: String
         public var flags: Set<String> = []
-        /// Keywords as stored (`no_push`), which read back as labels through `LabelCodec`.
+        /// Keywords as stored (`no_push`), which read back as labels through `LabelCodec`;
+        /// on Gmail (`X-GM-EXT-1` in the traits) labels as they are (`\Inbox`).
         public var labels: Set<String> = []
         public var internalDate: Int64?
 
@@ -180,7 +181,8 @@ public final class InMemoryMailConnection: MailConnection {
             guard let m = box.messages[uid] else { return nil }
             let header = Array(m.header.utf8), body = Array(m.body.utf8)
             let fields = request.headerFields.flatMap { $0.isEmpty ? nil : $0 }
-            return FetchedMessage(uid: uid, flags: m.flags, labels: Set(m.labels.map(LabelCodec.label(for:))),
+            let labels = traits.isGmail ? m.labels : Set(m.labels.map(LabelCodec.label(for:)))
+            return FetchedMessage(uid: uid, flags: m.flags, labels: labels,
                                   size: header.count + body.count, internalDate: m.internalDate,
                                   header: fields.map { Self.only($0, of: m.header) } ?? header,
                                   bodyPrefix: parts.contains(.text) ? Array(body.prefix(limit)) : [], attachments: [])
@@ -213,7 +215,9 @@ public final class InMemoryMailConnection: MailConnection {
         let name = try openName()
         guard !readOnly else { throw MailError(.protocol, server: serverName, "STORE in a mailbox opened read-only") }
         let adding = change.operation == .add
-        let keywords = Set(change.labels.flatMap { adding ? LabelCodec.keyword(for: $0).map { [$0] } ?? [] : LabelCodec.keywords(for: $0) })
+        // Gmail keeps labels (X-GM-LABELS); elsewhere they are keywords, as IMAPConnection spells them.
+        let keywords = traits.isGmail ? change.labels
+            : Set(change.labels.flatMap { adding ? LabelCodec.keyword(for: $0).map { [$0] } ?? [] : LabelCodec.keywords(for: $0) })
         for uid in uids {
             guard var m = mailboxes[name]!.messages[uid] else { continue }
             if adding {
