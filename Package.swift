@@ -92,7 +92,7 @@ let package = Package(
         // What more than one test target uses: the `MailConnection` contract every
         // backend's tests run, the in-memory connection, and the sample messages
         // (XCTest, so never in a product).
-        .target(name: "TriageTestSupport", dependencies: ["TriageCore", "TriageMaildir"], path: "Tests/TriageTestSupport"),
+        .target(name: "TriageTestSupport", dependencies: ["TriageCore"], path: "Tests/TriageTestSupport"),
         // The app's pipeline and services, over Maildir accounts in temporary folders and
         // the in-memory connection.
         .testTarget(name: "TriageAppTests", dependencies: ["TriageApp", "TriageCore", "TriageConfig", "TriageMaildir", "TriageTestSupport"]),
