@@ -79,7 +79,7 @@ let package = Package(
         // Tests mirror the sources: `Tests/<Target>Tests` holds the unit tests of target
         // <Target>, none of them needs a server or the built binary (`scripts/test --quick`).
         // Tests find their fixtures through #filePath, so no resources are bundled.
-        .testTarget(name: "TriageCoreTests", dependencies: ["TriageCore"], exclude: ["RuleCases", "Golden"]),
+        .testTarget(name: "TriageCoreTests", dependencies: ["TriageCore", "TriageTestSupport"], exclude: ["RuleCases", "Golden"]),
         .testTarget(name: "TriageMIMETests", dependencies: ["TriageMIME", "TriageCore"], exclude: ["Fixtures"]),
         .testTarget(name: "TriageConfigTests", dependencies: ["TriageConfig", "TriageCore"]),
         .testTarget(name: "TriageIMAPTests", dependencies: ["TriageIMAP"]),
@@ -90,10 +90,12 @@ let package = Package(
         ]),
         .testTarget(name: "TriageMaildirTests", dependencies: ["TriageMaildir", "TriageCore", "TriageTestSupport"]),
         // What more than one test target uses: the `MailConnection` contract every
-        // backend's tests run, and the sample messages (XCTest, so never in a product).
-        .target(name: "TriageTestSupport", dependencies: ["TriageCore", "TriageMaildir"], path: "Tests/TriageTestSupport"),
-        // The app's pipeline and services, over Maildir accounts in temporary folders.
-        .testTarget(name: "TriageAppTests", dependencies: ["TriageApp", "TriageCore", "TriageConfig", "TriageMaildir"]),
+        // backend's tests run, the in-memory connection, and the sample messages
+        // (XCTest, so never in a product).
+        .target(name: "TriageTestSupport", dependencies: ["TriageCore"], path: "Tests/TriageTestSupport"),
+        // The app's pipeline and services, over Maildir accounts in temporary folders and
+        // the in-memory connection.
+        .testTarget(name: "TriageAppTests", dependencies: ["TriageApp", "TriageCore", "TriageConfig", "TriageMaildir", "TriageTestSupport"]),
         // Runs the built `triage` binary against real peers (Dovecot, SMTP).
         .testTarget(name: "TriageIntegrationTests", dependencies: [
             "triage", "TriageCore", "TriageMIME", "TriageConfig", "TriageIMAP", "TriageCurl", "TriageICS", "TriageMaildir",

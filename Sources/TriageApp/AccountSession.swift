@@ -69,7 +69,7 @@ package enum AccountSession {
         runner.narrowing = setup.rules.map(ServerNarrowing.plan)
         runner.serverSearch = account.serverSearch
         let outcome = try runner.run(on: connection)
-        for notice in (connection as? IMAPConnection)?.takeNotices() ?? [] {
+        for notice in connection.takeNotices() {
             context.err("triage: \(account.name)/\(mailbox): \(notice)\n")
         }
         return (outcome.failedActions.isEmpty ? .ok : .config, outcome.processed, outcome.recordsCreated)

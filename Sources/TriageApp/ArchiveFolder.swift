@@ -1,13 +1,12 @@
 import TriageConfig
 import TriageCore
-import TriageIMAP
 import TriageMaildir
 
 /// Where the `archive` action takes an account's mail (`ArchiveTarget`): asked of the
 /// connection once, only when a rule archives.
 package enum ArchiveFolder {
     /// The default folder of a Maildir account.
-    package static let maildirDefault = "Archive"
+    package static let maildirDefault = MaildirConnection.defaultArchiveFolder
 
     /// Whether any rule archives.
     package static func used(by rules: CompiledRules?) -> Bool {
@@ -16,16 +15,12 @@ package enum ArchiveFolder {
 
     /// Gmail: the `\Inbox` label; else `archive = FOLDER`; else the SPECIAL-USE
     /// `\Archive` folder (IMAP) or `Archive` (Maildir, made when `create` and missing);
-    /// nil when an IMAP account has neither.
+    /// nil when an IMAP account has neither. The connection says which
+    /// (`MailConnection.archiveFolder(create:)`).
     package static func target(for account: AccountSection, on connection: MailConnection, create: Bool) throws -> ArchiveTarget? {
-        if let imap = connection as? IMAPConnection {
-            if imap.isGmail { return .removeInboxLabel }
-            if let folder = account.archive { return .folder(folder) }
-            return try imap.specialUseFolder("\\Archive").map { .folder($0) }
-        }
+        if connection.traits.isGmail { return .removeInboxLabel }
         if let folder = account.archive { return .folder(folder) }
-        if create, let maildir = connection as? MaildirConnection { try maildir.createFolder(maildirDefault) }
-        return .folder(maildirDefault)
+        return try connection.archiveFolder(create: create).map { .folder($0) }
     }
 
     /// `target(for:on:create:)` asked once, when first needed: a run that archives

@@ -1,5 +1,4 @@
 import TriageCore
-import TriageIMAP
 import TriageMIME
 
 /// The actionable digest's pieces that need the outside world: the secret's
@@ -62,7 +61,7 @@ package enum DigestCommands {
         func name() throws -> String? {
             if let configured { return configured }
             if let found { return found }
-            let name = try (connection as? IMAPConnection)?.specialUseFolder("\\Trash")
+            let name = try connection.specialUseFolder("\\Trash")
             found = .some(name)
             return name
         }

@@ -1,5 +1,4 @@
 import TriageCore
-import TriageIMAP
 
 /// The folders an account's rules and `mailboxes =` name, and what each is called on
 /// the server (`Lists/dev` is `INBOX.Lists.dev` on Courier): for `check --connect` and
@@ -17,24 +16,24 @@ package enum FolderNames {
         return names
     }
 
-    /// `(rule name, server name)` for each folder; a Maildir names folders as written.
+    /// `(rule name, server name)` for each folder (`MailConnection.serverFolder`; a
+    /// Maildir names folders as written).
     package static func resolved(_ names: [String], on connection: MailConnection) throws -> [(String, String)] {
-        guard let imap = connection as? IMAPConnection else { return names.map { ($0, $0) } }
-        return try names.map { ($0, try imap.serverFolder($0)) }
+        try names.map { ($0, try connection.serverFolder($0)) }
     }
 
     /// The namespace that maps `mailbox` between the rules' names and the server's:
-    /// asked of an IMAP server (once per connection) unless the mailbox is INBOX.
+    /// asked of the connection (an IMAP server once) unless the mailbox is INBOX.
     package static func namespace(for mailbox: String, on connection: MailConnection) throws -> FolderNamespace {
-        guard mailbox.uppercased() != "INBOX", let imap = connection as? IMAPConnection else { return .plain }
-        return try imap.folderNamespace()
+        guard mailbox.uppercased() != "INBOX" else { return .plain }
+        return try connection.folderNamespace()
     }
 
     /// Refuses rules with `is:important` on a server other than Gmail: only Gmail's
     /// IMAP says which mail is important (its `\Important` label in X-GM-LABELS);
     /// elsewhere the term would silently never match.
     package static func checkImportant(_ rules: CompiledRules?, on connection: MailConnection) throws {
-        guard let rule = rules?.importantRules.first, !((connection as? IMAPConnection)?.isGmail ?? false) else { return }
+        guard let rule = rules?.importantRules.first, !connection.traits.isGmail else { return }
         throw SimpleError(.config, "rule \"\(rule.name)\" (\(rule.path):\(rule.line)) uses is:important, which only Gmail's IMAP "
             + "reports (X-GM-LABELS), and \(connection.serverName) is not Gmail; nothing was done for this account: "
             + "remove the term, or keep such rules for a configuration with only Gmail accounts")
@@ -43,8 +42,7 @@ package enum FolderNames {
     /// The account's folders as the rules name them: LIST on IMAP; nil for a Maildir,
     /// whose folders are probed one by one instead (`missing`).
     package static func existing(on connection: MailConnection) throws -> [String]? {
-        guard let imap = connection as? IMAPConnection else { return nil }
-        return try imap.folderList()
+        try connection.folderList()
     }
 
     /// Each of `names` that does not exist on the server, with the closest existing
@@ -56,8 +54,7 @@ package enum FolderNames {
         for name in names {
             if let existing {
                 // `mailboxes = INBOX.Lists.dev` (the server's name) is `Lists/dev` in the list.
-                var canonical = name
-                if let imap = connection as? IMAPConnection { canonical = try imap.folderNamespace().ruleName(imap.serverFolder(name)) }
+                let canonical = try connection.folderNamespace().ruleName(connection.serverFolder(name))
                 if name.uppercased() == "INBOX" || existing.contains(name) || existing.contains(canonical) { continue }
                 let lowered = existing.map { $0.lowercased() }
                 let closest = existing.first { $0.lowercased() == name.lowercased() }

@@ -1,5 +1,4 @@
 import TriageCore
-import TriageIMAP
 
 /// The folders a Sieve script that `triage deploy sieve` put on the server files mail
 /// into (`SieveDeployment`), which `triage run` reads besides `mailboxes =`: mail filed at
@@ -13,7 +12,7 @@ package enum SieveFolders {
     /// where its SELECT fails (`RunCommand`).
     package static func extra(for account: AccountSection, deployment: SieveDeployment?, on connection: MailConnection,
                       known: (String) -> Bool = { _ in false }) throws -> [String] {
-        guard let deployment, !((connection as? IMAPConnection)?.isGmail ?? false) else { return [] }
+        guard let deployment, !connection.traits.isGmail else { return [] }
         let named = Set(account.mailboxes.map { $0.uppercased() == "INBOX" ? "INBOX" : $0 })
         let wanted = deployment.folders.filter { !named.contains($0) }
         guard !wanted.isEmpty else { return [] }

@@ -52,7 +52,7 @@ extension IMAPConnection {
     /// `INBOX.Lists.dev`), by `LIST "" "*"`, in the server's order: for
     /// `triage check --connect` and `run --dry-run` to name missing folders and close
     /// matches. Folders marked `\Noselect` are left out (nothing can be moved there).
-    public func folderList() throws -> [String] {
+    public func folderList() throws -> [String]? {
         let namespace = try folderNamespace()
         var list: UnsafeMutablePointer<clist>?
         try perform("LIST") { mailimap_list($0, "", "*", &list) }
@@ -65,6 +65,14 @@ extension IMAPConnection {
             }
             return namespace.ruleName(ModifiedUTF7.decode(wire))
         }
+    }
+
+    /// Makes the folder (as the rules name it) by `CREATE`, unless `LIST` finds it.
+    public func createFolder(_ name: String) throws {
+        _ = try liveSession()
+        let wire = ModifiedUTF7.encode(try serverFolder(name))
+        if try folderExists(wire) { return }
+        try perform("CREATE", mailbox: name) { mailimap_create($0, wire) }
     }
 
     /// Whether a mailbox (wire name) exists, by `LIST "" name`.

@@ -106,33 +106,17 @@ extension IMAPConnection {
         return Set(messages.map(\.uid).filter { $0 > uid }).sorted()
     }
 
-    public func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] {
-        try fetch(uids, parts: .all)
+    /// One `UID FETCH` for `request`: its text capped at the connection's body prefix
+    /// length (bounded memory), and at `request.textPrefix` below that.
+    public func fetch(_ request: FetchRequest) throws -> [FetchedMessage] {
+        try fetch(request.uids, parts: request.parts, headerFields: request.headerFields,
+                  textBytes: min(request.textPrefix ?? settings.bodyPrefixBytes, settings.bodyPrefixBytes))
     }
 
-    public func fetch(_ uids: [UInt32], parts: MessageParts) throws -> [FetchedMessage] {
-        try fetch(uids, parts: parts, headerFields: nil)
-    }
-
-    public func fetch(_ uids: [UInt32], parts: MessageParts, headerFields: [String]?) throws -> [FetchedMessage] {
-        try fetch(uids, parts: parts, headerFields: headerFields, textBytes: settings.bodyPrefixBytes)
-    }
-
-    public func fetch(_ uids: [UInt32], textPrefix: Int) throws -> [FetchedMessage]? {
-        try fetch(uids, parts: .all, headerFields: nil, textBytes: min(textPrefix, settings.bodyPrefixBytes))
-    }
-
-    public func fetch(_ uids: [UInt32], textPrefix: Int, headerFields: [String]) throws -> [FetchedMessage]? {
-        // Capped like every text (bounded memory); the longer fetch is capped the same way.
-        try fetch(uids, parts: .text, headerFields: headerFields, textBytes: min(textPrefix, settings.bodyPrefixBytes),
-                  fieldsWithText: true)
-    }
-
-    /// `fetch(_:parts:headerFields:)` with at most `textBytes` of each text. The named
-    /// fields replace the whole header only without the text, unless `fieldsWithText`
-    /// (the caller brings the Content-* fields the text's MIME parse needs).
-    private func fetch(_ uids: [UInt32], parts: MessageParts, headerFields: [String]?, textBytes: Int,
-                       fieldsWithText: Bool = false) throws -> [FetchedMessage] {
+    /// The fetch with at most `textBytes` of each text. The named fields replace the
+    /// whole header (with the text, the caller names the Content-* fields the text's
+    /// MIME parse needs).
+    private func fetch(_ uids: [UInt32], parts: MessageParts, headerFields: [String]?, textBytes: Int) throws -> [FetchedMessage] {
         guard !uids.isEmpty else { return [] }
         _ = try liveSession()
         // One command, all with PEEK so nothing becomes \Seen:
@@ -145,8 +129,9 @@ extension IMAPConnection {
         if parts.contains(.structure) {
             attributes.append(mailimap_fetch_att_new_bodystructure())
         }
-        // The text's MIME parse needs the Content-* fields: the whole header then.
-        if let headerFields, !headerFields.isEmpty, !parts.contains(.text) || fieldsWithText {
+        // With the text, the request names the Content-* fields its MIME parse needs
+        // (`fetch(_:parts:headerFields:)` asks for the whole header then).
+        if let headerFields, !headerFields.isEmpty {
             // HEADER.FIELDS of the fields the rules read: a tenth of the bytes, and of the parse.
             let names = clist_new()
             for name in headerFields { clist_insert_after(names, names?.pointee.last, strdup(name)) }

@@ -5,9 +5,11 @@ import TriageMIME
 /// Moving messages: `UID MOVE` (RFC 6851), or without it `UID COPY`, `\Deleted` and
 /// `UID EXPUNGE` (RFC 4315) with the copies journaled, and resuming such a move.
 extension IMAPConnection {
+    /// A new move (`attempts` nil), or the resumption of one an interrupted run began.
     @discardableResult
-    public func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod {
-        try move(uids, to: folder, recorder: nil)
+    public func move(_ uids: [UInt32], to folder: String, recorder: MoveRecorder?, resuming attempts: [CopyAttempt]?) throws -> MoveMethod {
+        if let attempts { return try resumeMoving(uids, to: folder, attempts: attempts, recorder: recorder) }
+        return try moving(uids, to: folder, recorder: recorder)
     }
 
     /// With MOVE one command. Without it (UIDPLUS needed): the target's UIDNEXT
@@ -15,8 +17,7 @@ extension IMAPConnection {
     /// its answer, and only then `UID STORE +FLAGS (\Deleted)` and `UID EXPUNGE` of
     /// exactly these UIDs: whatever step a run dies after, the journal proves what
     /// was copied (see `CopyEvidence`).
-    @discardableResult
-    public func move(_ uids: [UInt32], to folder: String, recorder: MoveRecorder?) throws -> MoveMethod {
+    private func moving(_ uids: [UInt32], to folder: String, recorder: MoveRecorder?) throws -> MoveMethod {
         guard !uids.isEmpty else { return hasMove ? .move : .copyAndExpunge }
         _ = try liveSession()
         try requireWritable("MOVE")
@@ -61,9 +62,8 @@ extension IMAPConnection {
     /// before it that is the same message) are only marked `\Deleted` and expunged
     /// here; the others are copied (again) and moved as usual. A Message-ID alone
     /// proves nothing: another message with the same one may be in the folder.
-    @discardableResult
-    public func resumeMove(_ uids: [UInt32], to folder: String, attempts: [CopyAttempt], recorder: MoveRecorder?) throws -> MoveMethod {
-        guard !hasMove, hasUIDPlus, !uids.isEmpty, let source = selected else { return try move(uids, to: folder, recorder: recorder) }
+    private func resumeMoving(_ uids: [UInt32], to folder: String, attempts: [CopyAttempt], recorder: MoveRecorder?) throws -> MoveMethod {
+        guard !hasMove, hasUIDPlus, !uids.isEmpty, let source = selected else { return try moving(uids, to: folder, recorder: recorder) }
         try requireWritable("MOVE")
         // The originals as they are now (an expunged one is simply absent).
         let originals = try fetch(uids, parts: [])

@@ -7,10 +7,6 @@ import Glibc
 
 /// `UID SEARCH` with a condition, for narrowing a run (`ServerNarrowing`).
 extension IMAPConnection {
-    public var canSearch: Bool { true }
-
-    public var serverCapabilities: Set<String> { capabilities }
-
     /// `UID SEARCH UID first:last KEY`, the UIDs in `uids` that match, ascending; nil
     /// when the server refuses the command (NO or BAD: a key it does not take), so
     /// the run fetches everything instead. An explicit range, not `n:*`, whose `*`

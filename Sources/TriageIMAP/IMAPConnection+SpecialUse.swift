@@ -29,4 +29,10 @@ extension IMAPConnection {
         }
         return nil
     }
+
+    /// The SPECIAL-USE `\\Archive` folder; a server's folders are never made here
+    /// (`create` is for a local store's default).
+    public func archiveFolder(create: Bool) throws -> String? {
+        try specialUseFolder("\\Archive")
+    }
 }

@@ -47,6 +47,13 @@ public final class IMAPConnection: MailConnection {
         return notices
     }
 
+    /// What the server announced (`capabilities`): SEARCH is asked, a text is fetched
+    /// as far as asked, PERMANENTFLAGS decide keywords, the archive folder is looked up.
+    public var traits: ServerTraits {
+        ServerTraits(capabilities: capabilities, canSearch: true, fetchesTextPrefix: true, takesAnyKeyword: false,
+                     makesArchiveFolder: false)
+    }
+
     /// Whether the server moves atomically (RFC 6851).
     public var hasMove: Bool { capabilities.contains("MOVE") }
     /// Whether the server can expunge given UIDs only (RFC 4315).

@@ -80,7 +80,18 @@ public final class MaildirConnection: MailConnection {
         paths.keys.filter { $0 > uid }.sorted()
     }
 
-    public func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] {
+    /// What a Maildir is: a local store, any keyword, the default archive folder made here.
+    public var traits: ServerTraits {
+        ServerTraits(capabilities: [], canSearch: false, fetchesTextPrefix: false, takesAnyKeyword: true, makesArchiveFolder: true)
+    }
+
+    /// The folder `archive` files into when the account names none.
+    public static let defaultArchiveFolder = "Archive"
+
+    /// The whole header and the body prefix of each message, whatever `request` leaves
+    /// out: the file is read anyway, and less would save nothing.
+    public func fetch(_ request: FetchRequest) throws -> [FetchedMessage] {
+        let uids = request.uids
         let dir = try openFolder()
         let keywords = KeywordFile.load(dir)
         var result: [FetchedMessage] = []
@@ -145,8 +156,9 @@ public final class MaildirConnection: MailConnection {
         }
     }
 
+    /// A rename, atomic: a resumed move (`attempts`) has nothing half done to look for.
     @discardableResult
-    public func move(_ uids: [UInt32], to folderName: String) throws -> MoveMethod {
+    public func move(_ uids: [UInt32], to folderName: String, recorder: MoveRecorder?, resuming attempts: [CopyAttempt]?) throws -> MoveMethod {
         let dir = try openFolder()
         guard !readOnly else { throw MailError(.protocol, server: serverName, "the mailbox was opened read-only") }
         let target = path(of: folderName)
@@ -192,6 +204,27 @@ public final class MaildirConnection: MailConnection {
             }
         }
     }
+
+    /// Folders are named as written (`Lists/dev` is `.Lists.dev`, `path(of:)`).
+    public func serverFolder(_ ruleName: String) throws -> String { ruleName }
+
+    /// Names as written.
+    public func folderNamespace() throws -> FolderNamespace { .plain }
+
+    /// Nil: each folder is found by opening it (`open` looks for its `cur/`).
+    public func folderList() throws -> [String]? { nil }
+
+    /// None: a Maildir marks no folder's use.
+    public func specialUseFolder(_ attribute: String) throws -> String? { nil }
+
+    /// `Archive` (`defaultArchiveFolder`), made when `create` and missing.
+    public func archiveFolder(create: Bool) throws -> String? {
+        if create { try createFolder(Self.defaultArchiveFolder) }
+        return Self.defaultArchiveFolder
+    }
+
+    /// Nothing to tell: no server.
+    public func takeNotices() -> [String] { [] }
 
     public func close() {
         folder = nil

@@ -101,22 +101,20 @@ private final class ThreadNotingConnection: MailConnection {
     var serverName: String { base.serverName }
     func open(_ mailbox: String, readOnly: Bool) throws -> MailboxStatus { try base.open(mailbox, readOnly: readOnly) }
     func uids(above uid: UInt32) throws -> [UInt32] { try base.uids(above: uid) }
-    func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] { try base.fetch(uids) }
-    func fetch(_ uids: [UInt32], parts: MessageParts) throws -> [FetchedMessage] { try base.fetch(uids, parts: parts) }
-    func fetch(_ uids: [UInt32], parts: MessageParts, headerFields: [String]?) throws -> [FetchedMessage] {
-        lock.lock()
-        threads[uids.map(String.init).joined(separator: ",")] = Thread.isMainThread
-        lock.unlock()
-        return try base.fetch(uids, parts: parts, headerFields: headerFields)
+    /// A shorter text as the server fetches it; no SEARCH (the run fetches every header chunk).
+    var traits: ServerTraits { ServerTraits(fetchesTextPrefix: true) }
+    func fetch(_ request: FetchRequest) throws -> [FetchedMessage] {
+        // The run's header chunks name their header fields.
+        if request.headerFields != nil {
+            lock.lock()
+            threads[request.uids.map(String.init).joined(separator: ",")] = Thread.isMainThread
+            lock.unlock()
+        }
+        return try base.fetch(request)
     }
-    func fetch(_ uids: [UInt32], textPrefix: Int) throws -> [FetchedMessage]? { try base.fetch(uids, textPrefix: textPrefix) }
     func store(_ change: FlagChange, uids: [UInt32]) throws { try base.store(change, uids: uids) }
-    func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod { try base.move(uids, to: folder) }
-    func move(_ uids: [UInt32], to folder: String, recorder: MoveRecorder?) throws -> MoveMethod {
-        try base.move(uids, to: folder, recorder: recorder)
-    }
-    func resumeMove(_ uids: [UInt32], to folder: String, attempts: [CopyAttempt], recorder: MoveRecorder?) throws -> MoveMethod {
-        try base.resumeMove(uids, to: folder, attempts: attempts, recorder: recorder)
+    func move(_ uids: [UInt32], to folder: String, recorder: MoveRecorder?, resuming attempts: [CopyAttempt]?) throws -> MoveMethod {
+        try base.move(uids, to: folder, recorder: recorder, resuming: attempts)
     }
     func close() { base.close() }
 }

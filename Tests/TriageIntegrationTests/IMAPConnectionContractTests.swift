@@ -8,4 +8,7 @@ final class IMAPConnectionContractTests: XCTestCase {
     func testStoreFlagsAndLabels() throws { try MailConnectionContract.storeFlagsAndLabels(DovecotBackend()) }
     func testMove() throws { try MailConnectionContract.move(DovecotBackend()) }
     func testMissingFolder() throws { try MailConnectionContract.missingFolder(DovecotBackend()) }
+    func testFetchRequest() throws { try MailConnectionContract.fetchRequest(DovecotBackend()) }
+    func testFolders() throws { try MailConnectionContract.folders(DovecotBackend()) }
+    func testArchiveAndResume() throws { try MailConnectionContract.archiveAndResume(DovecotBackend()) }
 }

@@ -131,9 +131,10 @@ private final class SearchWorkaround: MailConnection {
         return status
     }
     func uids(above uid: UInt32) throws -> [UInt32] { uid + 1 < uidNext ? Array((uid + 1)..<uidNext) : [] }
-    func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] { try base.fetch(uids) }
-    func fetch(_ uids: [UInt32], parts: MessageParts) throws -> [FetchedMessage] { try base.fetch(uids, parts: parts) }
+    func fetch(_ request: FetchRequest) throws -> [FetchedMessage] { try base.fetch(request) }
     func store(_ change: FlagChange, uids: [UInt32]) throws { try base.store(change, uids: uids) }
-    func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod { try base.move(uids, to: folder) }
+    func move(_ uids: [UInt32], to folder: String, recorder: MoveRecorder?, resuming attempts: [CopyAttempt]?) throws -> MoveMethod {
+        try base.move(uids, to: folder, recorder: recorder, resuming: attempts)
+    }
     func close() { base.close() }
 }

@@ -14,4 +14,7 @@ final class MaildirConnectionContractTests: XCTestCase {
     func testStoreFlagsAndLabels() throws { try check(MailConnectionContract.storeFlagsAndLabels) }
     func testMove() throws { try check(MailConnectionContract.move) }
     func testMissingFolder() throws { try check(MailConnectionContract.missingFolder) }
+    func testFetchRequest() throws { try check(MailConnectionContract.fetchRequest) }
+    func testFolders() throws { try check(MailConnectionContract.folders) }
+    func testArchiveAndResume() throws { try check(MailConnectionContract.archiveAndResume) }
 }

@@ -296,18 +296,17 @@ private final class RecordingConnection: MailConnection {
     var serverName: String { base.serverName }
     func open(_ mailbox: String, readOnly: Bool) throws -> MailboxStatus { try base.open(mailbox, readOnly: readOnly) }
     func uids(above uid: UInt32) throws -> [UInt32] { try base.uids(above: uid) }
-    func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] { try fetch(uids, parts: .all) }
-    func fetch(_ uids: [UInt32], parts: MessageParts) throws -> [FetchedMessage] {
-        if parts.contains(.text) { textFetches.append(uids.count) } else { headerFetches.append(uids.count) }
-        return try base.fetch(uids, parts: parts)
+    func fetch(_ request: FetchRequest) throws -> [FetchedMessage] {
+        if request.parts.contains(.text) { textFetches.append(request.uids.count) } else { headerFetches.append(request.uids.count) }
+        return try base.fetch(request)
     }
     func store(_ change: FlagChange, uids: [UInt32]) throws {
         stores += 1
         try base.store(change, uids: uids)
     }
-    func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod {
+    func move(_ uids: [UInt32], to folder: String, recorder: MoveRecorder?, resuming attempts: [CopyAttempt]?) throws -> MoveMethod {
         moves[folder, default: []].append(uids.count)
-        return try base.move(uids, to: folder)
+        return try base.move(uids, to: folder, recorder: recorder, resuming: attempts)
     }
     func close() { base.close() }
 }

@@ -194,7 +194,7 @@ private final class RefusingConnection: MailConnection {
         return status
     }
     func uids(above uid: UInt32) throws -> [UInt32] { try base.uids(above: uid) }
-    func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] { try base.fetch(uids) }
+    func fetch(_ request: FetchRequest) throws -> [FetchedMessage] { try base.fetch(request) }
     func store(_ change: FlagChange, uids: [UInt32]) throws {
         if !change.labels.isEmpty {
             labelStores.append(uids)
@@ -204,6 +204,8 @@ private final class RefusingConnection: MailConnection {
         }
         try base.store(change, uids: uids)
     }
-    func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod { try base.move(uids, to: folder) }
+    func move(_ uids: [UInt32], to folder: String, recorder: MoveRecorder?, resuming attempts: [CopyAttempt]?) throws -> MoveMethod {
+        try base.move(uids, to: folder, recorder: recorder, resuming: attempts)
+    }
     func close() { base.close() }
 }

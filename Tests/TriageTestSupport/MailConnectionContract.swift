@@ -130,5 +130,78 @@ public enum MailConnectionContract {
         }
     }
 
+    /// A `FetchRequest` brings at least what it asks: the header (or its named fields),
+    /// flags, size; a shorter text only where the traits say so, and then no more of it.
+    public static func fetchRequest(_ backend: ContractBackend) throws {
+        try seed(backend)
+        let connection = try backend.connect()
+        defer { connection.close() }
+        _ = try connection.open("INBOX", readOnly: true)
+        let fields = try connection.fetch(FetchRequest([3, 2], parts: [], headerFields: ["SUBJECT", "MESSAGE-ID"]))
+        XCTAssertEqual(fields.map(\.uid).sorted(), [2, 3], backend.name)
+        let second = try XCTUnwrap(fields.first { $0.uid == 2 }, backend.name)
+        XCTAssertTrue(String(decoding: second.header, as: UTF8.self).contains("Subject: Second\r\n"), backend.name)
+        XCTAssertEqual(second.size, messages[1].utf8.count, "\(backend.name): the size is the whole message's")
+        XCTAssertEqual(second.flags, [], backend.name)
+
+        let short = try connection.fetch([2], textPrefix: 4)
+        if connection.traits.fetchesTextPrefix {
+            let message = try XCTUnwrap(short?.first, backend.name)
+            XCTAssertLessThanOrEqual(message.bodyPrefix.count, 4, backend.name)
+            XCTAssertFalse(message.bodyPrefix.isEmpty, backend.name)
+            XCTAssertFalse(message.isComplete, backend.name)
+        } else {
+            XCTAssertNil(short, "\(backend.name): no shorter text where the traits say none")
+        }
+        // Old call shapes and the request agree.
+        XCTAssertEqual(try connection.fetch([1, 2]).map(\.bytes), try connection.fetch(FetchRequest([1, 2])).map(\.bytes), backend.name)
+    }
+
+    /// `createFolder` makes a folder `open` finds, empty; again it changes nothing. Folder
+    /// resolution maps the name there and back, a listing (where there is one) names it,
+    /// and a message can be moved into it.
+    public static func folders(_ backend: ContractBackend) throws {
+        try seed(backend)
+        let connection = try backend.connect()
+        defer { connection.close() }
+        let name = "Lists/contract"
+        XCTAssertThrowsError(try connection.open(name, readOnly: true), backend.name) { error in
+            XCTAssertEqual((error as? MailError)?.kind, .missingFolder, "\(backend.name): \(error)")
+        }
+        try connection.createFolder(name)
+        try connection.createFolder(name)
+        XCTAssertEqual(try connection.open(name, readOnly: false).exists, 0, backend.name)
+        XCTAssertEqual(try connection.serverFolder("INBOX"), "INBOX", backend.name)
+        XCTAssertEqual(try connection.folderNamespace().ruleName(connection.serverFolder(name)), name, backend.name)
+        if let list = try connection.folderList() {
+            XCTAssertTrue(list.contains(name), "\(backend.name): \(list)")
+            XCTAssertTrue(list.contains("Archive"), "\(backend.name): \(list)")
+        }
+        _ = try connection.open("INBOX", readOnly: false)
+        try connection.move([1], to: name)
+        XCTAssertEqual(try connection.open(name, readOnly: true).exists, 1, backend.name)
+        // Nothing went wrong, so there is nothing to tell.
+        XCTAssertEqual(connection.takeNotices(), [], backend.name)
+    }
+
+    /// The archive folder: one the connection makes (`makesArchiveFolder`) or marks
+    /// `\Archive` exists; a resumed move with nothing journaled simply moves.
+    public static func archiveAndResume(_ backend: ContractBackend) throws {
+        try seed(backend)
+        let connection = try backend.connect()
+        defer { connection.close() }
+        let traits = connection.traits
+        let archive = try connection.archiveFolder(create: true)
+        if traits.makesArchiveFolder { XCTAssertNotNil(archive, backend.name) }
+        if let archive { XCTAssertNoThrow(try connection.open(archive, readOnly: true), backend.name) }
+        XCTAssertFalse(traits.isGmail, backend.name)
+        XCTAssertEqual(traits.canSearch, connection.canSearch, backend.name)
+
+        _ = try connection.open("INBOX", readOnly: false)
+        try connection.resumeMove([3], to: "Archive", attempts: [], recorder: nil)
+        XCTAssertEqual(try connection.uids(above: 0), [1, 2], backend.name)
+        XCTAssertEqual(try connection.open("Archive", readOnly: true).exists, 1, backend.name)
+    }
+
     private static func date(_ seconds: TimeInterval) -> Date { Date(timeIntervalSince1970: seconds) }
 }

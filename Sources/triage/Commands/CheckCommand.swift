@@ -2,8 +2,6 @@ import Foundation
 import TriageApp
 import TriageConfig
 import TriageCore
-import TriageIMAP
-import TriageMaildir
 
 /// `triage check [--config FILE]`: validates the configuration and every rule file.
 enum CheckCommand: Command {
@@ -118,7 +116,7 @@ enum CheckCommand: Command {
                     case .folder(let folder)?:
                         context.out("\(account.name): archive moves to \(String(reflecting: folder)) on \(server)\n")
                         // A Maildir's default Archive is made by the first run that archives.
-                        let madeByRun = connection is MaildirConnection && account.archive == nil
+                        let madeByRun = connection.traits.makesArchiveFolder && account.archive == nil
                         if !madeByRun, !names.contains(folder) {
                             for gone in try FolderNames.missing([folder], existing: existing, on: connection) {
                                 context.err("triage: account \(account.name): \(try FolderNames.missingLine(gone, on: connection)); "
@@ -135,7 +133,7 @@ enum CheckCommand: Command {
                 // Labels: a server whose PERMANENTFLAGS lack \* takes no new keywords. Only SELECT
                 // says so (EXAMINE's PERMANENTFLAGS are empty); SELECT changes no message.
                 // (A Maildir takes any keyword: nothing to ask.)
-                let labels = connection is IMAPConnection ? FolderNames.literalLabels(rules) : []
+                let labels = connection.traits.takesAnyKeyword ? [] : FolderNames.literalLabels(rules)
                 for mailbox in account.mailboxes where !labels.isEmpty && !missing.contains(where: { $0.name == mailbox }) {
                     guard let allowed = try connection.open(mailbox, readOnly: false).allowedKeywords else { continue }
                     for label in labels where !allowed.contains(where: { LabelCodec.same(LabelCodec.label(for: $0), label) }) {

@@ -60,7 +60,7 @@ enum DeployCommand: Command {
         // The server's own names: its archive folder (as `run` finds it) and its namespace.
         let imap = try AccountSession.connect(account, credential: .success(credential), context: context, verbose: false)
         defer { imap.close() }
-        if (imap as? IMAPConnection)?.isGmail ?? false {
+        if imap.traits.isGmail {
             throw SimpleError(.config, "deploy: \(imap.serverName) is Gmail, which runs no Sieve; use triage export gmail-filters")
         }
         var archive: String?

@@ -1,5 +1,6 @@
 import Foundation
 import TriageCore
+import TriageTestSupport
 import XCTest
 
 /// `MailboxRunner` with the digest's command messages: obeyed before the rules

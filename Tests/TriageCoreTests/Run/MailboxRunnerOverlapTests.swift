@@ -1,5 +1,6 @@
 import Foundation
 import TriageCore
+import TriageTestSupport
 import XCTest
 
 /// The next chunk's FETCH overlaps the classification of the current one
@@ -197,17 +198,14 @@ private final class ScriptedConnection: MailConnection {
         try call("uids") { try base.uids(above: uid) }
     }
 
-    func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] {
-        try fetch(uids, parts: .all)
-    }
-
-    func fetch(_ uids: [UInt32], parts: MessageParts) throws -> [FetchedMessage] {
-        try call("fetch start \(list(uids))") {
+    func fetch(_ request: FetchRequest) throws -> [FetchedMessage] {
+        let uids = request.uids
+        return try call("fetch start \(list(uids))") {
             lock.lock()
             fetchThreads[list(uids)] = Thread.isMainThread
             lock.unlock()
             try onFetch(uids)
-            return try base.fetch(uids, parts: parts)
+            return try base.fetch(request)
         }
     }
 
@@ -215,8 +213,8 @@ private final class ScriptedConnection: MailConnection {
         try call("store \(list(uids))") { try base.store(change, uids: uids) }
     }
 
-    func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod {
-        try call("move \(list(uids))") { try base.move(uids, to: folder) }
+    func move(_ uids: [UInt32], to folder: String, recorder: MoveRecorder?, resuming attempts: [CopyAttempt]?) throws -> MoveMethod {
+        try call("move \(list(uids))") { try base.move(uids, to: folder, recorder: recorder, resuming: attempts) }
     }
 
     func close() {}

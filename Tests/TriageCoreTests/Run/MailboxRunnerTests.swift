@@ -1,5 +1,6 @@
 import Foundation
 import TriageCore
+import TriageTestSupport
 import XCTest
 
 /// `MailboxRunner` over an in-memory connection and a real store in a temporary

@@ -1,5 +1,6 @@
 import Foundation
 import TriageCore
+import TriageTestSupport
 import XCTest
 
 /// Poison-message protection in `MailboxRunner`: the record of the messages in hand

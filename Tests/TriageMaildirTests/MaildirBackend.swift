@@ -1,9 +1,10 @@
 import Foundation
 import TriageCore
 import TriageMaildir
+import TriageTestSupport
 
-/// A Maildir in a temporary folder (removed by `remove()`).
-public struct MaildirBackend: ContractBackend {
+/// A Maildir in a temporary folder (removed by `remove()`), for `MailConnectionContract`.
+struct MaildirBackend: ContractBackend {
     public let name = "Maildir"
     public let root = NSTemporaryDirectory() + "triage-contract-\(UUID().uuidString)"
     private static let counter = Counter()
