@@ -33,6 +33,16 @@ enum ShippedFiles {
         return nil
     }
 
+    /// Where to read about a section: the installed annotated example
+    /// (`PREFIX/share/triage/Examples/triage.conf`) when there is one, and the man page.
+    static var exampleHint: String {
+        if let executable = executable(), let root = root(executable: executable),
+           FileManager.default.fileExists(atPath: root + "/Examples/triage.conf") {
+            return "see \(root)/Examples/triage.conf and man triage.conf"
+        }
+        return "see man triage.conf"
+    }
+
     /// The shipped rule files (`NAME.rules`) of `root`'s `Rules/`, sorted by name.
     static func rules(in root: String) -> [String] {
         let folder = root + "/Rules"
