@@ -15,8 +15,8 @@ enum InitCommand: Command {
         Writes the configuration (mode 0600) and copies the shipped rule files
         (PREFIX/share/triage/Rules where triage is installed; the source tree's Rules/
         when run from a build) into the folder rules/ beside it, then runs triage check
-        (and check --connect when it can log in: a Maildir, or a password command) and
-        prints the next steps. On a terminal it asks for what the options do not give:
+        (which also logs in when it can: a Maildir, or a password command) and prints
+        the next steps. On a terminal it asks for what the options do not give:
         your address, the IMAP server (the well-known server of Gmail, Fastmail,
         iCloud, Outlook and Yahoo addresses, or imaps://imap.DOMAIN), the user, the
         command that prints the password (pass, secret-tool, 1Password's op, Bitwarden's
@@ -151,10 +151,11 @@ enum InitCommand: Command {
             if command == nil {
                 prompt.say("""
                     How does triage get the password? A command that prints it (password_command), for example:
-                      pass show mail/personal                              pass
-                      secret-tool lookup service triage user \(me)   GNOME Keyring (store it first: secret-tool store --label=triage service triage user \(me))
-                      op read op://Personal/Mail/password                  1Password CLI
-                      bw get password mail                                 Bitwarden CLI (with BW_SESSION set)
+                      pass:          pass show mail/personal
+                      GNOME Keyring: secret-tool lookup service triage user \(me)
+                                     (store it first: secret-tool store --label=triage service triage user \(me))
+                      1Password:     op read op://Personal/Mail/password
+                      Bitwarden:     bw get password mail   (with BW_SESSION set: bw unlock)
                     """)
                 command = try prompt.ask("Password command (Enter: set it later)", default: nil) { answer -> Result<String?, Prompter.AnswerProblem> in
                     if answer.isEmpty { return .success(nil) }
