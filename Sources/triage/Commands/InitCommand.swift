@@ -54,7 +54,12 @@ enum InitCommand: Command {
 
     static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
         try a.expectNoPositional()
-        let path = absolute(context.configPath(a.value("--config")))
+        let named = context.configPath(a.value("--config"))
+        // With no HOME the default path starts with a literal ~ (Context.standard): nowhere to write.
+        if named.hasPrefix("~") {
+            throw SimpleError(.usage, "init: HOME is not set, so there is no default configuration path; give --config FILE")
+        }
+        let path = absolute(named)
         let folder = (path as NSString).deletingLastPathComponent
         var info = stat()
         if lstat(path, &info) == 0 {
