@@ -87,7 +87,7 @@ final class InitCommandTests: XCTestCase {
         let first = try triage(["init", "--me", "me@example.test", "--url", "maildir:Mail"])
         XCTAssertEqual(first.status, 0, first.err)
         let written = try String(contentsOfFile: config, encoding: .utf8)
-        let again = try triage(["init", "--me", "other@example.test", "--url", "maildir:Other"])
+        let again = try triage(["init", "--me", "other@example.test", "--url", "maildir:Mail"])
         XCTAssertEqual(again.status, 73)
         XCTAssertEqual(again.err, "triage: init: \(config) already exists: left as it is, nothing written; "
                        + "'triage check' validates it (move it away to start over)\n")
@@ -150,6 +150,7 @@ final class InitCommandTests: XCTestCase {
             (["--me", "me@example.test", "--url", "imaps://mail.example.test", "--user", "me\n[account x]"],
              "--user: the user name holds a line break"),
             (["--me", "me@example.test", "--url", "maildir:Mail", "--smtp", "smtp.example.test"], "--smtp: "),
+            (["--me", "me@example.test", "--url", "maildir:Mial"], "--url: \(home)/Mial is not a Maildir (it has no cur/ folder)"),
         ]
         for (args, message) in cases {
             let result = try triage(["init"] + args)

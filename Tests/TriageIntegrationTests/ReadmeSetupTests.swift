@@ -108,7 +108,7 @@ final class ReadmeSetupTests: XCTestCase {
 
         // A second init leaves everything as it is.
         let before = try String(contentsOfFile: config, encoding: .utf8)
-        let again = try shell(lines[1], " --me other@example.test --url maildir:Other")
+        let again = try shell(lines[1], " --me other@example.test --url maildir:Maildir")
         XCTAssertEqual(again.status, 73, again.err)
         XCTAssertEqual(try String(contentsOfFile: config, encoding: .utf8), before)
     }

@@ -16,7 +16,8 @@ enum InitCommand: Command {
         (PREFIX/share/triage/Rules where triage is installed; the source tree's Rules/
         when run from a build) into the folder rules/ beside it, then runs triage check
         (which also logs in when it can: a Maildir, or a password command) and prints
-        the next steps. On a terminal it asks for what the options do not give:
+        the next steps. On a terminal, unless --me and --url are both given, it asks
+        for what the options do not give:
         your address, the IMAP server (the well-known server of Gmail, Fastmail,
         iCloud, Outlook and Yahoo addresses, or imaps://imap.DOMAIN), the user, the
         command that prints the password (pass, secret-tool, 1Password's op, Bitwarden's
@@ -84,7 +85,15 @@ enum InitCommand: Command {
             throw SimpleError(.usage, "init: \(missing.joined(separator: " and ")) missing, and no terminal to ask on; "
                               + "give them: triage init --me ADDR --url imaps://HOST (or maildir:PATH); see 'triage init --help'")
         }
-        let problems = answers.problems
+        var problems = answers.problems
+        // A Maildir that is not there would be written into the file and only found by check:
+        // said now, so a typo costs no second init (which would find the file and stop).
+        if problems.isEmpty, answers.isMaildir, case let folder = String(answers.url.dropFirst(8)), folder.hasPrefix("/") {
+            var isFolder: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: folder + "/cur", isDirectory: &isFolder) || !isFolder.boolValue {
+                problems.append("--url: \(folder) is not a Maildir (it has no cur/ folder); give the folder that holds cur/, new/ and tmp/")
+            }
+        }
         guard problems.isEmpty else {
             throw SimpleError(.usage, "init: nothing written:\n" + problems.map { "  " + $0 }.joined(separator: "\n"))
         }
