@@ -19,7 +19,7 @@ package struct DigestService {
     /// refused when the configuration was loaded.)
     package init(setup: RunSetup) throws {
         guard let settings = setup.config.digest else {
-            throw SimpleError(.config, "\(setup.config.path) has no [digest] section; add one with to, from and smtp (see Examples/triage.conf)")
+            throw SimpleError(.config, "\(setup.config.path) has no [digest] section; add one with to, from and smtp (see man triage.conf)")
         }
         self.setup = setup
         self.settings = settings

@@ -15,7 +15,7 @@ public enum ConfigLoader {
             let exists = FileManager.default.fileExists(atPath: path)
             throw ConfigError([ConfigProblem(path: path, line: 0, message: exists
                 ? "cannot read the configuration file; check its permissions"
-                : "no configuration file; create one (see Examples/demo/triage.conf) or pass --config FILE")],
+                : "no configuration file; run 'triage init' to write one, or pass --config FILE")],
                 exitStatus: .noInput)
         }
         if let problem = FileTrust.problem(file.info, path: path, what: "the configuration file",

@@ -1,9 +1,10 @@
 import TriageCore
 
-/// Every subcommand, in the order `triage --help` lists them: the cron job first,
-/// then the commands for getting rules right, then the store's, then the tools.
+/// Every subcommand, in the order `triage --help` lists them: the set-up first, the
+/// cron job next, then the commands for getting rules right, then the store's, then the tools.
 enum CommandTable {
     static let all: [Command.Type] = [
+        InitCommand.self,
         RunCommand.self,
         StatusCommand.self,
         WatchCommand.self,

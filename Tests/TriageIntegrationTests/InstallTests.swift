@@ -55,6 +55,12 @@ final class InstallTests: XCTestCase {
             "share/bash-completion/completions/triage": "completions/triage.bash",
             "share/zsh/site-functions/_triage": "completions/_triage",
             "share/fish/vendor_completions.d/triage.fish": "completions/triage.fish",
+            // The shipped rules (triage init copies them) and the examples: the clone is not needed.
+            "share/triage/Rules/default.rules": "Rules/default.rules",
+            "share/triage/Examples/triage.conf": "Examples/triage.conf",
+            "share/triage/Examples/cron/crontab": "Examples/cron/crontab",
+            "share/triage/Examples/systemd/triage.timer": "Examples/systemd/triage.timer",
+            "share/triage/Examples/demo/triage.conf": "Examples/demo/triage.conf",
         ]
         for (path, source) in expected {
             let target = Self.prefix + "/" + path
@@ -65,6 +71,8 @@ final class InstallTests: XCTestCase {
         }
         let mode = try FileManager.default.attributesOfItem(atPath: Self.prefix + "/bin/triage")[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o755)
+        let rulesMode = try FileManager.default.attributesOfItem(atPath: Self.prefix + "/share/triage/Rules/default.rules")[.posixPermissions] as? Int
+        XCTAssertEqual(rulesMode, 0o644, "readable by all, writable by the owner alone")
         // man finds the page in the prefix.
         let man = try InstalledCopy.run("/usr/bin/man", ["-w", "triage.conf"],
                                         environment: bareEnvironment.merging(["MANPATH": Self.prefix + "/share/man"]) { $1 },

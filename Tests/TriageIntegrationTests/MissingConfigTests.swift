@@ -16,6 +16,9 @@ final class MissingConfigTests: XCTestCase {
             let label = command.joined(separator: " ")
             XCTAssertEqual(run.status, 66, "\(label): \(run.err)")
             XCTAssertTrue(run.err.contains(missing) && run.err.contains("no configuration file"), "\(label): \(run.err)")
+            // The way out is a command, not a path in the clone (issue 27).
+            XCTAssertTrue(run.err.contains("run 'triage init' to write one, or pass --config FILE"), "\(label): \(run.err)")
+            XCTAssertFalse(run.err.contains("Examples/"), "\(label): \(run.err)")
         }
     }
 }

@@ -78,7 +78,7 @@ enum RunCommand: Command {
             guard !accounts.isEmpty else { throw SimpleError(.usage, "run: no [account \(only)] in \(setup.config.path)") }
         }
         if accounts.isEmpty && setup.config.digest == nil {
-            throw SimpleError(.config, "\(setup.config.path): no [account NAME] section; add one (see Examples/triage.conf)")
+            throw SimpleError(.config, "\(setup.config.path): no [account NAME] section; add one (\(ShippedFiles.exampleHint))")
         }
 
         let pipeline = RunPipeline(setup: setup, context: context, options: options, verbose: verbose,

@@ -51,7 +51,7 @@ enum WatchCommand: Command {
         }
         guard accounts.contains(where: { !$0.mailboxes.isEmpty }) else {
             throw SimpleError(.config, "\(setup.config.path): no [account NAME] section with a mailbox to watch; "
-                              + "add one (see Examples/triage.conf)")
+                              + "add one (\(ShippedFiles.exampleHint))")
         }
         // Before anything else: the signals stay blocked outside the waits (see CChildGroup.h).
         guard triage_stop_install() == 0 else {
