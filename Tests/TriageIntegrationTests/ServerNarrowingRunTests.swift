@@ -153,6 +153,7 @@ final class ServerNarrowingRunTests: XCTestCase {
                 + #"rule, by their addresses, and downloads only those (UID SEARCH OR CC "me@example.test" OR FROM "bank.example" "#
                 + #"FROM "@shop.example"); only once a test search shows the server finds parts of addresses, as most do "#
                 + "(server_search = auto)\n"),
+            ("substring", Self.rules, #"FROM "@shop.example"; server_search = substring)"# + "\n"),
             ("off", Self.rules, "test: a run downloads every new message: server_search = off\n"),
             (nil, "rule a when subject:hello then flag", "test: a run downloads every new message: rule \"a\" can match "
                 + "mail from and to anyone, as far as the server can tell"),

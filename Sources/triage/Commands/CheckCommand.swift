@@ -78,9 +78,9 @@ enum CheckCommand: Command {
             return "a run downloads every new message: " + refusal
         }
         return "a run with many new messages (100 or more) first asks \(connection.serverName) which of them can match "
-            + "a rule, by their addresses, and downloads only those (UID SEARCH \(key.imap))"
-            + (account.serverSearch == .auto ? "; only once a test search shows the server finds parts of addresses, "
-                + "as most do (server_search = auto)" : " (server_search = substring)")
+            + "a rule, by their addresses, and downloads only those (UID SEARCH \(key.imap)"
+            + (account.serverSearch == .auto ? "); only once a test search shows the server finds parts of addresses, "
+                + "as most do (server_search = auto)" : "; server_search = substring)")
     }
 
     /// Logs in to each account, lists its folders and shows each named folder's name
