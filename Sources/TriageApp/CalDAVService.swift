@@ -17,12 +17,12 @@ package enum CalDAVService {
                 if verbose || dryRun {
                     context.out("caldav \(section.name): \(dryRun ? "dry run, nothing changed" : "synced"): "
                                 + "\(report.created) added, \(report.updated) updated, \(report.deleted) deleted on the server; "
-                                + "\(report.changedHere) changed here; \(report.conflicts) conflict(s)\n")
+                                + "\(report.changedHere) changed here; \(Counted.of(report.conflicts, "conflict"))\n")
                 }
                 if report.deferred > 0 { worst = max(worst, .tempFail) }
                 if !dryRun {
                     record(section.name, setup: setup, context: context, failure: report.deferred == 0 ? nil
-                           : (.tempFail, "\(report.deferred) change(s) could not be made on the server; the next sync tries again"))
+                           : (.tempFail, "\(Counted.of(report.deferred, "change")) could not be made on the server; the next sync tries again"))
                 }
             } catch let error as TriageError {
                 context.err("triage: caldav \(section.name): \(error.message)\n")

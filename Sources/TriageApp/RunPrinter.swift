@@ -38,7 +38,7 @@ package final class RunPrinter: @unchecked Sendable {
         case let .actionFailed(account, mailbox, uids, action, reason):
             context.err("triage: \(account)/\(mailbox): \(action) of UID \(UIDRanges.sequenceSet(uids)) failed: \(reason)\n")
         case let .mailboxDone(account, mailbox, processed, records):
-            if verbose { context.out("\(account)/\(mailbox): \(processed) messages processed, \(records) new records\n") }
+            if verbose { context.out("\(account)/\(mailbox): \(Counted.of(processed, "message")) processed, \(Counted.of(records, "new record"))\n") }
         }
     }
 }

@@ -60,7 +60,7 @@ package enum WebhookDispatcher {
             }
         }
         for (host, count) in round.skippedForHost.sorted(by: { $0.key < $1.key }) {
-            messages.append("webhook: \(count) more to \(host) not tried in this run after \(policy.hostFailureLimit) failures "
+            messages.append("webhook: \(count) more to \(host) not tried in this run after \(Counted.of(policy.hostFailureLimit, "failure")) "
                 + "in a row; the next run tries again")
         }
         if round.leftForBudget > 0 {

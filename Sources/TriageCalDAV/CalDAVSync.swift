@@ -166,7 +166,7 @@ public struct CalDAVSync {
                 }
             }
             if rounds > 2 {
-                say("\(prefix): \(raced.count) item(s) changed on the server during the sync again; left for the next sync")
+                say("\(prefix): \(Counted.of(raced.count, "item")) changed on the server during the sync again; left for the next sync")
                 report.deferred += raced.count
                 allDone = false
                 break

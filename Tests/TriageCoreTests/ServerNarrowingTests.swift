@@ -92,7 +92,8 @@ final class ServerNarrowingTests: XCTestCase {
         let gmail: Set<String> = ["IMAP4REV1", "X-GM-EXT-1"], dovecot: Set<String> = ["IMAP4REV1", "MOVE"]
         XCTAssertEqual(ServerSearchMode.off.refusal(capabilities: dovecot), "server_search = off")
         XCTAssertEqual(ServerSearchMode.auto.refusal(capabilities: gmail),
-                       "Gmail's SEARCH matches whole words, not substrings (server_search = auto)")
+                       "Gmail's search finds whole words only, not parts of addresses, so asking it could miss mail "
+                        + "(server_search = auto)")
         XCTAssertNil(ServerSearchMode.auto.refusal(capabilities: dovecot))
         XCTAssertNil(ServerSearchMode.substring.refusal(capabilities: gmail))
     }

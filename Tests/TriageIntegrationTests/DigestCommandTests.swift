@@ -65,7 +65,7 @@ final class DigestCommandTests: XCTestCase {
 
     func testPreviewPrintsTheMessageAndChangesNothing() throws {
         try seed()
-        let (out, err) = try triage("digest", "--preview", "--date", Self.day.iso)
+        let (out, err) = try triage("digest", "--preview", "--eml", "--date", Self.day.iso)
         XCTAssertEqual(err, "")
         let head = out.components(separatedBy: "\r\n\r\n")[0]
         XCTAssertTrue(head.contains("\r\nX-Triage-Digest: 2030-01-15"), head)
@@ -85,6 +85,34 @@ final class DigestCommandTests: XCTestCase {
         let html = try triage("digest", "--preview", "--html", "--date", Self.day.iso).out
         XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; Bcc: evil@example.test"))
         XCTAssertFalse(html.contains("<script"))
+    }
+
+    /// Issue 27: `--preview` alone printed the message as sent, quoted-printable
+    /// (`=E2=80=A2` for each bullet) and unreadable on a terminal; it now prints the
+    /// decoded text part, and `--eml` the message.
+    func testPreviewPrintsReadableTextAndEmlTheMessage() throws {
+        try seed()
+        let (out, err) = try triage("digest", "--preview", "--date", Self.day.iso)
+        XCTAssertEqual(err, "")
+        XCTAssertEqual(out, try triage("digest", "--preview", "--text", "--date", Self.day.iso).out)
+        XCTAssertTrue(out.contains("• <script>alert(1)</script> Bcc: evil@example.test — overdue"), out)
+        XCTAssertTrue(out.contains("Call the plumber"), out)
+        for raw in ["=E2=80", "Content-Transfer-Encoding", "MIME-Version", "X-Triage-Digest"] {
+            XCTAssertFalse(out.contains(raw), raw + " in " + out)
+        }
+        XCTAssertFalse(out.unicodeScalars.contains { ControlCharacters.isControl($0) && $0 != "\n" && $0 != "\r" && $0 != "\t" }, out)
+
+        let eml = try triage("digest", "--preview", "--eml", "--date", Self.day.iso).out
+        XCTAssertTrue(eml.hasPrefix("From: ") || eml.contains("\r\nFrom: "), eml)
+        XCTAssertTrue(eml.contains("\r\nX-Triage-Digest: 2030-01-15\r\n"), eml)
+        XCTAssertTrue(eml.contains("Content-Transfer-Encoding: quoted-printable"), eml)
+        XCTAssertTrue(eml.contains("=E2=80=A2"), eml)
+        XCTAssertFalse(store.digestLedger.isSent(Self.day))
+
+        let usage = try triage("digest", "--eml", "--date", Self.day.iso, expect: 64)
+        XCTAssertTrue(usage.err.contains("--eml goes with --preview"), usage.err)
+        let both = try triage("digest", "--preview", "--eml", "--text", expect: 64)
+        XCTAssertTrue(both.err.contains("not --text and --eml"), both.err)
     }
 
     func testSendWritesOneMessagePerDayAndForceSendsAgain() throws {
@@ -137,7 +165,7 @@ final class DigestCommandTests: XCTestCase {
     func testPreviewDefaultsToTheDayOfNow() throws {
         try seed()
         // 03:00 UTC on the 16th is still the 15th in Chicago.
-        let (out, _) = try triage("digest", "--preview", "--now", "2030-01-16T03:00:00Z")
+        let (out, _) = try triage("digest", "--preview", "--eml", "--now", "2030-01-16T03:00:00Z")
         XCTAssertTrue(out.contains("\r\nX-Triage-Digest: 2030-01-15\r\n"), out)
         try triage("digest", "--preview", "--now", "tomorrow", expect: 64)
     }
@@ -171,6 +199,29 @@ final class DigestCommandTests: XCTestCase {
         let longer = try triage("digest", "--plan", "4", "--date", Self.day.iso).out
         XCTAssertTrue(longer.contains("2030-01-18 Fri 18 Jan: 1 reminder\n  Reminders      4e7d   Renew passport (overdue 1 day)\n"), longer)
         try triage("digest", "--plan", "0", expect: 64)
+    }
+
+    /// Issue 27: a section name longer than the 14 columns `--plan` gave it pushed
+    /// its id and title out of line; the column is now as wide as the longest name.
+    func testPlanColumnsHoldALongSectionName() throws {
+        let created = Timestamp(secondsSince1970: 1_893_456_000, utcOffsetSeconds: -21_600)  // 2029-12-31
+        let long = "Announcements from the school district 4"
+        XCTAssertEqual(long.count, 40)
+        try store.put(Reminder(id: String(repeating: "4e7d", count: 8), title: "Renew passport",
+                               due: CivilDate(year: 2030, month: 1, day: 14), created: created))
+        try store.put(DigestEntry(id: String(repeating: "b6c8", count: 8), section: long, created: created, rule: "school",
+                                  message: MessageSummary(from: Address(address: "news@school.example.test"), subject: "Snow day")))
+        let out = try triage("digest", "--plan", "2", "--date", Self.day.iso).out
+        let rows = out.components(separatedBy: "\n").filter { $0.hasPrefix("  ") }
+        let reminders = "Reminders" + String(repeating: " ", count: 40 - 9)
+        XCTAssertEqual(rows, [
+            "  \(reminders) 4e7d   Renew passport (overdue 1 day)",
+            "  \(long) b6c8   Snow day — news@school.example.test",
+            "  \(reminders) 4e7d   Renew passport (overdue 2 days)",
+        ], out)
+        // Every row's id starts in the same column.
+        let idColumns = rows.map { row in (row.range(of: "4e7d") ?? row.range(of: "b6c8")).map { row.distance(from: row.startIndex, to: $0.lowerBound) } }
+        XCTAssertEqual(Set(idColumns), [43], out)
     }
 
     func testUsageErrors() throws {

@@ -51,7 +51,7 @@ final class SieveFolderListTests: XCTestCase {
         try server.seed(user: user, mailbox: "Filed", message("s1"))
         let second = try run()
         XCTAssertEqual(second.status, 0, second.err)
-        XCTAssertTrue(second.out.contains("/Filed: 1 messages processed"), second.out)
+        XCTAssertTrue(second.out.contains("/Filed: 1 message processed"), second.out)
         XCTAssertLessThan(listCommands(second.err + second.out), listCommands(first.err + first.out),
                           "no LIST for a folder read before:\n\(second.err)")
         XCTAssertTrue((second.err + second.out).contains("SELECT Filed"), second.err)

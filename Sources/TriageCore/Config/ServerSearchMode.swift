@@ -20,7 +20,8 @@ public enum ServerSearchMode: String, CaseIterable, Sendable {
         switch self {
         case .off: return "server_search = off"
         case .auto where capabilities.contains("X-GM-EXT-1"):
-            return "Gmail's SEARCH matches whole words, not substrings (server_search = auto)"
+            return "Gmail's search finds whole words only, not parts of addresses, so asking it could miss mail "
+                + "(server_search = auto)"
         case .auto, .substring: return nil
         }
     }

@@ -119,13 +119,13 @@ public struct DigestCommandReader: Sendable {
             let name = day.map { "the digest of " + DigestFormat.shortDay($0) } ?? "the digest this reply answers"
             if let day, Int64(now.timeIntervalSince1970.rounded(.down)) - Int64(day.daysSince1970) * 86_400
                 > Int64(replyDays + 1) * 86_400 {
-                return .failure(Refusal("\(name) is older than \(replyDays) days: reply to today's digest"))
+                return .failure(Refusal("\(name) is older than \(Counted.of(replyDays, "day")): reply to today's digest"))
             }
             return .failure(Refusal("\(name) is not on record (sent before this triage kept what each digest showed, or its record is gone): reply to today's digest"))
         }
         let name = CivilDate(iso: digest.day).map { "the digest of " + DigestFormat.shortDay($0) } ?? "the digest this reply answers"
         guard isRecent(digest, now: now) else {
-            return .failure(Refusal("\(name) is older than \(replyDays) days: reply to today's digest"))
+            return .failure(Refusal("\(name) is older than \(Counted.of(replyDays, "day")): reply to today's digest"))
         }
         return .success(digest)
     }
@@ -171,7 +171,7 @@ public struct DigestCommandReader: Sendable {
         }
         // The token names no day: the link counts while a recent digest showed its item.
         guard digests.contains(where: { isRecent($0, now: now) && $0.ids.contains(id) }) else {
-            return .refuse("its item was in no digest of the last \(replyDays) days: use the links of today's digest")
+            return .refuse("its item was in no digest of the last \(Counted.of(replyDays, "day")): use the links of today's digest")
         }
         let kind = reminders.contains(id) ? Reminder.kindFolder : QueueEntry.kindFolder
         return .apply([DigestCommand(verb: verb == "done" ? .done : .snooze(days: 1), kind: kind, id: id)])

@@ -43,7 +43,7 @@ public enum DigestFormat {
 
     /// `1 reminder`, `3 reminders`.
     public static func count(_ n: Int, _ singular: String, _ plural: String) -> String {
-        "\(n) " + (n == 1 ? singular : plural)
+        Counted.of(n, singular, plural: plural)
     }
 
     /// A queue's count as the subject and headings say it: the `rec` queue
@@ -63,7 +63,7 @@ public enum DigestFormat {
         var parts: [String] = []
         if !plan.reminders.isEmpty { parts.append(count(plan.reminders.count, "reminder", "reminders")) }
         for queue in plan.queues where !queue.items.isEmpty { parts.append(queueCount(queue.name, queue.items.count)) }
-        for section in plan.sections where !section.entries.isEmpty { parts.append("\(section.entries.count) \(section.name)") }
+        for section in plan.sections where !section.entries.isEmpty { parts.append(Counted.section(section.entries.count, section.name)) }
         return parts
     }
 

@@ -653,7 +653,7 @@ public struct RuleParser {
             }
             days *= 7
         } else if peek.kind == .word, !atRuleEnd, !Self.clauses.contains(peek.text.lowercased()) {
-            error(peek.span, "unknown unit '\(peek.text)' after 'in \(days)'; write days or weeks, as in in \(days) days")
+            error(peek.span, "unknown unit '\(peek.text)' after 'in \(days)'; write days or weeks, as in in \(Counted.of(days, "day"))")
             advance()
         } else {
             error(expectedSpan, "expected 'days' or 'weeks' after 'in \(days)'")

@@ -36,8 +36,9 @@ public struct ServerNarrowing: Hashable, Sendable {
         var keys: [SearchKey] = []
         for rule in rules where rule.actions.contains(where: { $0 != .stop }) {
             guard let key = key(for: rule.queryNode, identities: identities) else {
-                return ServerNarrowing(everything: "rule \"\(rule.name)\" has no from:, to:, cc: or bcc: term that the "
-                    + "server's SEARCH can find exactly (an address, @domain or me, not negated, ASCII)")
+                return ServerNarrowing(everything: "rule \"\(rule.name)\" can match mail from and to anyone, as far as "
+                    + "the server can tell (it needs a from:, to:, cc: or bcc: with a whole address, @domain or me; "
+                    + "not negated, plain ASCII), so the server cannot pick out its messages")
             }
             keys.append(key)
         }

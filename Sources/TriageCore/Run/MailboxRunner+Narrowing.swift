@@ -45,7 +45,7 @@ extension MailboxRunner {
             return nil
         }
         let wanted = Set(found).intersection(uids)
-        note("server search: \(wanted.count) of \(uids.count) new messages can match a rule (UID SEARCH \(search.imap))")
+        note("server search: \(wanted.count) of \(Counted.of(uids.count, "new message")) can match a rule (UID SEARCH \(search.imap))")
         return wanted
     }
 

@@ -68,15 +68,17 @@ enum CheckCommand: Command {
         return max(mail, CalDAVCheck.connect(configuration, context: context))
     }
 
-    /// Whether a run narrows by the server's SEARCH, for `check --connect`.
+    /// Whether a run narrows by the server's SEARCH, for `check --connect`: said as
+    /// what it means for the user (what is downloaded), the IMAP search in parentheses.
     private static func narrowingLine(_ narrowing: ServerNarrowing, account: AccountSection, on connection: MailConnection) -> String {
-        guard let key = narrowing.key else { return "every new message is fetched: " + (narrowing.reason ?? "") }
+        guard let key = narrowing.key else { return "a run downloads every new message: " + (narrowing.reason ?? "") }
         if let refusal = account.serverSearch.refusal(capabilities: connection.serverCapabilities) {
-            return "every new message is fetched: " + refusal
+            return "a run downloads every new message: " + refusal
         }
-        return "UID SEARCH \(key.imap) picks the messages to fetch on \(connection.serverName)"
-            + (account.serverSearch == .auto ? " if the run's probe finds that its SEARCH matches substrings (server_search = auto)"
-                                             : " (server_search = substring)")
+        return "a run with many new messages (100 or more) first asks \(connection.serverName) which of them can match "
+            + "a rule, by their addresses, and downloads only those (UID SEARCH \(key.imap)"
+            + (account.serverSearch == .auto ? "); only once a test search shows the server finds parts of addresses, "
+                + "as most do (server_search = auto)" : "; server_search = substring)")
     }
 
     /// Logs in to each account, lists its folders and shows each named folder's name

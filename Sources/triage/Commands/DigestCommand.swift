@@ -8,7 +8,7 @@ enum DigestCommand: Command {
         name: "digest",
         summary: "preview, send or plan the daily digest",
         usage: [
-            "digest [--config FILE] [--date YYYY-MM-DD] [--now TIME] --preview [--text | --html]",
+            "digest [--config FILE] [--date YYYY-MM-DD] [--now TIME] --preview [--text | --html | --eml]",
             "digest [--config FILE] [--date YYYY-MM-DD] [--now TIME] --send [--force] [--verbose]",
             "digest [--config FILE] [--date YYYY-MM-DD] [--now TIME] --plan N",
         ],
@@ -19,10 +19,12 @@ enum DigestCommand: Command {
         [digest] hour has passed; see docs/digest.md.
         """,
         options: [
-            .flag("--preview", help: "print the day's message (RFC 5322, as it would be sent) to standard output; "
-                + "sends and marks nothing"),
-            .flag("--text", help: "print only the decoded text part instead", under: true),
-            .flag("--html", help: "print only the decoded HTML part instead", under: true),
+            .flag("--preview", help: "print the day's digest as readable text (its text part, decoded) to standard "
+                + "output; sends and marks nothing"),
+            .flag("--text", help: "the decoded text part (the default)", under: true),
+            .flag("--html", help: "the decoded HTML part instead", under: true),
+            .flag("--eml", help: "the whole message instead, RFC 5322 with CRLF line ends, as it would be sent",
+                  under: true),
             .flag("--send", help: "send the day's digest now and record it; a day is sent once: a second --send "
                 + "that day sends nothing"),
             .flag("--force", help: "send it again anyway (with a new Message-ID), even when there is nothing to report",
@@ -47,13 +49,14 @@ enum DigestCommand: Command {
 
     static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
         try a.expectNoPositional()
+        let forms = ["--text", "--html", "--eml"].filter(a.has)
+        if !forms.isEmpty && !a.has("--preview") {
+            throw SimpleError(.usage, "digest: \(forms[0]) goes with --preview")
+        }
         let modes = ["--preview", "--send"].filter(a.has) + (a.value("--plan") != nil ? ["--plan"] : [])
         guard modes.count == 1 else { throw a.usage("give one of --preview, --send or --plan N") }
         if a.has("--force") && !a.has("--send") { throw SimpleError(.usage, "digest: --force goes with --send") }
-        if (a.has("--text") || a.has("--html")) && !a.has("--preview") {
-            throw SimpleError(.usage, "digest: --text and --html go with --preview")
-        }
-        if a.has("--text") && a.has("--html") { throw SimpleError(.usage, "digest: give --text or --html, not both") }
+        if forms.count > 1 { throw SimpleError(.usage, "digest: give one of --text, --html or --eml, not \(forms.joined(separator: " and "))") }
         var date: CivilDate?
         if let text = a.value("--date") {
             guard let day = CivilDate(iso: text) else { throw SimpleError(.usage, "digest: --date wants YYYY-MM-DD, not '\(text)'") }
@@ -75,9 +78,11 @@ enum DigestCommand: Command {
         if a.has("--preview") {
             let draft = try service.dispatcher.draft(day: day, now: context.now)
             setup.report(draft.problems, context)
-            if a.has("--text") { context.out(draft.rendered.text) }
-            else if a.has("--html") { context.out(draft.rendered.html) }
-            else { context.out(draft.message.text) }
+            // Readable text by default: the message itself is quoted-printable, unreadable
+            // on a terminal; --eml keeps it for piping into a mail program or a file.
+            if a.has("--eml") { context.out(draft.message.text) }
+            else if a.has("--html") { context.out(ControlCharacters.replaced(in: draft.rendered.html, keepingLineBreaks: true)) }
+            else { context.out(ControlCharacters.replaced(in: draft.rendered.text, keepingLineBreaks: true)) }
             return .ok
         }
 
@@ -119,18 +124,33 @@ enum DigestCommand: Command {
         let plans = DigestPlanner().plan(days: days, reminders: reminders.records, queueEntries: queue.records,
                                          digestEntries: entries.records)
         let ids = DigestShortIDs(store: store)
-        var out = ""
+        // Each day's heading line, then its items as (section, id, the rest) rows.
+        var listed: [(heading: String, rows: [[String]])] = []
         for plan in plans where !plan.isEmpty {
-            if !out.isEmpty { out += "\n" }
             let view = DigestView(plan: plan, ids: ids, timeZone: setup.timeZone, compact: [])
-            out += "\(plan.day.iso) \(DigestFormat.shortDay(plan.day)): \(DigestFormat.countParts(plan).joined(separator: ", "))\n"
+            var rows: [[String]] = []
             for section in view.sections {
                 for item in section.items {
                     // The digest says "due today" once per section; the plan says it per item.
                     let status = (item.status ?? (item.reply != nil ? "due today" : nil)).map { " (\($0))" } ?? ""
                     let sender = item.sender.map { " — \($0)" } ?? ""
-                    out += "  \(pad(section.heading, 14)) \(pad(item.shortID, 6)) \(item.title)\(status)\(sender)\n"
+                    rows.append([section.heading, item.shortID, "\(item.title)\(status)\(sender)"]
+                        .map { ControlCharacters.replaced(in: $0) })
                 }
+            }
+            listed.append(("\(plan.day.iso) \(DigestFormat.shortDay(plan.day)): \(DigestFormat.countParts(plan).joined(separator: ", "))", rows))
+        }
+        // One set of column widths for the whole plan, at least the usual 14 and 6, so a
+        // long section name (a sender's, a rule's) widens its column instead of breaking it.
+        let all = listed.flatMap { $0.rows }
+        let sectionWidth = max(14, all.map { $0[0].count }.max() ?? 0)
+        let idWidth = max(6, all.map { $0[1].count }.max() ?? 0)
+        var out = ""
+        for day in listed {
+            if !out.isEmpty { out += "\n" }
+            out += ControlCharacters.replaced(in: day.heading) + "\n"
+            for row in day.rows {
+                out += "  \(pad(row[0], sectionWidth)) \(pad(row[1], idWidth)) \(row[2])\n"
             }
         }
         context.out(out)

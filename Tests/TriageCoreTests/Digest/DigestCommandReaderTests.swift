@@ -228,6 +228,10 @@ final class DigestCommandReaderTests: XCTestCase {
         guard case .refuse(let stale) = short.read(reply, body: "done 0162", reminderIDs: reminderIDs, queueIDs: queueIDs,
                                                    digests: [shown()], now: F.instant(2026, 12, 3, 8)) else { return XCTFail() }
         XCTAssertTrue(stale.contains("older than 2 days"), stale)
+        short.replyDays = 1
+        guard case .refuse(let day) = short.read(reply, body: "done 0162", reminderIDs: reminderIDs, queueIDs: queueIDs,
+                                                 digests: [shown()], now: F.instant(2026, 12, 3, 8)) else { return XCTFail() }
+        XCTAssertTrue(day.contains("older than 1 day:"), day)
         // Pruned (or never recorded): refused, saying why.
         XCTAssertTrue(refused(read(reply, body: "done 0162", digests: [], at: F.instant(2027, 2, 1, 8))).contains("older than 30 days"))
         XCTAssertTrue(refused(read(reply, body: "done 0162", digests: [])).contains("is not on record"))

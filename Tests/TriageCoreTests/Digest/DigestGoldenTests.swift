@@ -30,7 +30,7 @@ final class DigestGoldenTests: XCTestCase {
     }
 
     func testSubject() {
-        XCTAssertEqual(rendered.subject, "triage · Mon 30 Nov: 3 reminders, 3 to reconcile, 1 in reply, 2 FYI, 5 Lists, 1 Problems, 1 newsletters")
+        XCTAssertEqual(rendered.subject, "triage · Mon 30 Nov: 3 reminders, 3 to reconcile, 1 in reply, 2 FYI, 5 Lists, 1 Problem, 1 newsletter")
     }
 
     func testTextPart() throws {

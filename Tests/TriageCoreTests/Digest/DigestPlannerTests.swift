@@ -114,6 +114,6 @@ final class DigestPlannerTests: XCTestCase {
         XCTAssertEqual(plan.queues[0].items.map(\.entry.id), [F.id("ff03"), F.id("ff02")])  // most overdue first
         XCTAssertEqual(plan.sections.map(\.name), ["FYI", "newsletters"])
         XCTAssertEqual(plan.sections[0].entries.map(\.id), [F.id("ff06"), F.id("ff05")])  // oldest first
-        XCTAssertEqual(DigestFormat.subject(plan), "triage · Mon 30 Nov: 2 to reconcile, 1 in reply, 2 FYI, 1 newsletters")
+        XCTAssertEqual(DigestFormat.subject(plan), "triage · Mon 30 Nov: 2 to reconcile, 1 in reply, 2 FYI, 1 newsletter")
     }
 }

@@ -40,7 +40,7 @@ final class FolderNamespaceIntegrationTests: XCTestCase {
         XCTAssertEqual(run.status, 0, "\(server.name): \(run.err)")
         XCTAssertTrue(run.out.contains("folder \"NoPush\" is \"\(server.serverName("NoPush"))\""), "\(server.name): \(run.out)")
         // `mailboxes = Lists/other` is opened by its server name too.
-        XCTAssertTrue(run.out.contains("test/Lists/other: 1 messages processed"), "\(server.name): \(run.out)")
+        XCTAssertTrue(run.out.contains("test/Lists/other: 1 message processed"), "\(server.name): \(run.out)")
 
         // The ground truth, by the server's own names.
         let connection = try server.connection(user: user)

@@ -47,10 +47,10 @@ final class WatchProcess {
     /// Standard error so far.
     var err: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
 
-    /// Waits until the first pass of every mailbox is done (its `N messages processed`
+    /// Waits until the first pass of every mailbox is done (its `N messages processed, M new records`
     /// line, `count` of them), then a moment for the IDLE to start.
     func waitUntilWatching(mailboxes count: Int = 1, file: StaticString = #filePath, line: UInt = #line) {
-        let started = Self.waitUntil(30) { out.components(separatedBy: "messages processed").count - 1 >= count }
+        let started = Self.waitUntil(30) { out.components(separatedBy: " processed, ").count - 1 >= count }
         XCTAssertTrue(started, "watch did not start: \(out) \(err)", file: file, line: line)
         usleep(500_000)
     }
