@@ -33,7 +33,8 @@ package enum UnsubscribeService {
         do {
             let done = store.records(UnsubscribeRecord.self, in: ["done"]).records
             if done.contains(where: { $0.succeeded && $0.stillSending == nil }) {
-                let entries = store.digestEntries().records
+                // Mail of this run is still unreported (the digest is sent after this).
+                let entries = store.unreportedDigestEntries().records
                 for (record, problem) in UnsubscribeReport.stillSending(done, entries: entries) {
                     try store.put(problem)
                     try store.update(UnsubscribeRecord.self, ids: [record.id]) { $0 = record }
