@@ -85,7 +85,9 @@ public struct UnsubscribeOffer: Hashable, Sendable, Decodable {
     /// a parent of it, or a subdomain of it (relaxed alignment); then the
     /// `DKIM-Signature` of that domain (the one whose `b=` starts with `header.b`,
     /// when given) must list `List-Unsubscribe` and `List-Unsubscribe-Post` in `h=`,
-    /// since Authentication-Results does not say what a signature covered.
+    /// since Authentication-Results does not say what a signature covered. Any other
+    /// dkim result among them (`none`, or one for the From domain that is not `pass`)
+    /// vetoes: a pass beside it was not the server's.
     public static func dkimVerdict(_ headers: UnsubscribeHeaders, fromAddress: String?, authservID: String?) -> (pass: Bool, reason: String) {
         guard let authservID, !authservID.isEmpty else {
             return (false, "no authserv_id is set for the account: its server's Authentication-Results cannot be told from a sender's")
@@ -99,6 +101,16 @@ public struct UnsubscribeOffer: Hashable, Sendable, Decodable {
         }
         guard !trusted.isEmpty else {
             return (false, "the topmost Authentication-Results is not from \(authservID)")
+        }
+        // A server that found no signature (dkim=none) or a failing one for the From
+        // domain contradicts any pass beside it: one of them is not the server's.
+        let dkimResults = trusted.flatMap(\.results).filter { $0.method == "dkim" }
+        if let contrary = dkimResults.first(where: { result in
+            guard result.result != "pass" else { return false }
+            guard let d = result.properties["header.d"]?.lowercased() else { return true }
+            return aligned(d, fromDomain)
+        }) {
+            return (false, "\(authservID) reports dkim=\(contrary.result) for the From domain \(fromDomain)")
         }
         let signatures = headers.dkimSignatures.compactMap(DKIMSignatureTags.init)
         var sawPass = false

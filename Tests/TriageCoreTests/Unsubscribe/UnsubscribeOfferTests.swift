@@ -47,6 +47,17 @@ final class UnsubscribeOfferTests: XCTestCase {
         XCTAssertFalse(p.dkimPass, p.dkim)
     }
 
+    func testAPassBesideTheServersNoneOrFailIsNotBelieved() {
+        // A forged pass right below the server's own verdict, with no other host between.
+        for verdict in ["dkim=none", "dkim=fail header.d=news.example", "dkim=temperror header.i=@news.example"] {
+            let o = offer(headers(ar: ["mx.example.net; \(verdict)", "mx.example.net; dkim=pass header.d=news.example"]))
+            XCTAssertFalse(o.dkimPass, verdict)
+        }
+        // A failing signature of another domain (an ESP's) beside the From domain's pass is fine.
+        let esp = offer(headers(ar: ["mx.example.net; dkim=fail header.d=esp.example; dkim=pass header.d=news.example"]))
+        XCTAssertTrue(esp.dkimPass, esp.dkim)
+    }
+
     func testASignatureWithoutListUnsubscribePostInHGivesNoOneClick() {
         let partial = "v=1; d=news.example; s=s1; h=from:subject:list-unsubscribe; b=SIGNATURE"
         let o = offer(headers(ar: ["mx.example.net; dkim=pass header.d=news.example"], dkim: [partial]))
