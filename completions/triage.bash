@@ -98,6 +98,8 @@ _triage() {
                     list) [ "$command" = queue ] && [ ${#positional[@]} -eq 1 ] && _triage_offer "$(_triage_list queues)" ;;
                 esac
             fi ;;
+        unsubscribe)
+            [ ${#positional[@]} -eq 0 ] && _triage_offer "$(_triage_list ids unsubscribe)" ;;
         export)
             [ -z "$verb" ] && _triage_offer $'ics\nsieve\ngmail-filters' ;;
         deploy)

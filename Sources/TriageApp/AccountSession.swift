@@ -68,6 +68,7 @@ package enum AccountSession {
         // Narrowing on the server (issue 14): fetch only what the server's SEARCH finds.
         runner.narrowing = setup.rules.map(ServerNarrowing.plan)
         runner.serverSearch = account.serverSearch
+        runner.authservID = account.authservID
         let outcome = try runner.run(on: connection)
         for notice in connection.takeNotices() {
             context.err("triage: \(account.name)/\(mailbox): \(notice)\n")

@@ -148,6 +148,8 @@ package struct RunPipeline {
                                                             context: context, checkpoint: checkpoint) {
             context.err("triage: \(failure)\n")
         }
+        // Unsubscribes the user asked for (issue 28), before the digest that says what became of them.
+        for line in UnsubscribeService.afterMail(setup: setup, now: context.now) { context.err(line + "\n") }
         // The day's digest, after the accounts (even when some failed).
         guard digest, setup.config.digest != nil else { return (.ok, nil) }
         let outcome = DigestService.sendDue(setup: setup, context: context, password: digestPassword, checkpoint: checkpoint)

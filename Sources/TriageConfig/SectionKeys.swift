@@ -66,6 +66,15 @@ enum SectionKeys {
             if folder.isEmpty { return v.problem(e.line, "archive is empty; name a folder, or leave it out for the server's \\Archive folder") }
             s.archive = folder
         },
+        // Issue 28, one-tap unsubscribe (docs/digest.md).
+        ConfigKey("authserv_id") { s, e, v in
+            let id = e.value.trimmingCharacters(in: .whitespaces)
+            guard !id.isEmpty, id.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != ";" && $0 != "\"" }) else {
+                return v.problem(e.line, "authserv_id must be the name your server writes first in its Authentication-Results "
+                                 + "(such as mx.example.net: no spaces, quotes or semicolons), not '\(e.value)'")
+            }
+            s.authservID = id
+        },
         ConfigKey("sieve_port") { s, e, v in
             guard let port = UInt16(e.value.trimmingCharacters(in: .whitespaces)), port > 0 else {
                 return v.problem(e.line, "sieve_port must be a port number (1-65535; ManageSieve's usual port is 4190), not '\(e.value)'")

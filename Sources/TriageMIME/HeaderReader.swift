@@ -17,6 +17,12 @@ import Glibc
 struct HeaderReader {
     /// One bit per entry of `names`: whether that header was already read.
     private var seen: UInt32 = 0
+    /// The unsubscribe fields seen so far (`UnsubscribeHeaders`), kept only when
+    /// the message turns out to have `List-Unsubscribe`.
+    private var listUnsubscribe: String?
+    private var listUnsubscribePost: String?
+    private var authenticationResults: [String] = []
+    private var dkimSignatures: [String] = []
 
     /// Reads `fields` into `message`; the fields named in `keeping` (lower-case) are
     /// also copied whole, decoded, into `message.headers`. Returns whether a field's
@@ -38,6 +44,11 @@ struct HeaderReader {
             // Only the values of headers triage reads are copied (not Received, DKIM, ...).
             guard let name = knownName(optional.pointee.fld_name) else { continue }
             reader.read(name: name, value: CString.bytes(optional.pointee.fld_value), into: &message)
+        }
+        if let unsubscribe = reader.listUnsubscribe {
+            message.unsubscribeHeaders = UnsubscribeHeaders(listUnsubscribe: unsubscribe, post: reader.listUnsubscribePost,
+                                                            authenticationResults: reader.authenticationResults,
+                                                            dkimSignatures: reader.dkimSignatures)
         }
         return content
     }
@@ -82,13 +93,22 @@ struct HeaderReader {
             if first(name) { message.inReplyTo = Self.nonEmpty(Self.bracketedIDs(value).first) }
         case "references":
             if first(name) { message.references = Self.bracketedIDs(value) }
+        case "list-unsubscribe":
+            if first(name) { listUnsubscribe = Self.raw(value) }
+        case "list-unsubscribe-post":
+            if first(name) { listUnsubscribePost = Self.raw(value) }
+        case "authentication-results":
+            if authenticationResults.count < UnsubscribeHeaders.fieldLimit { authenticationResults.append(Self.raw(value)) }
+        case "dkim-signature":
+            if dkimSignatures.count < UnsubscribeHeaders.fieldLimit { dkimSignatures.append(Self.raw(value)) }
         default:
             break
         }
     }
 
     private static let names = ["from", "to", "cc", "bcc", "reply-to", "subject", "date", "message-id",
-                                "in-reply-to", "references", "list-id", "delivered-to"]
+                                "in-reply-to", "references", "list-id", "delivered-to",
+                                "list-unsubscribe", "list-unsubscribe-post", "authentication-results", "dkim-signature"]
     private static let nameBytes = names.map { Array($0.utf8) }
 
     /// The lower-cased name if it is one triage reads, else nil. Header names are
@@ -107,6 +127,13 @@ struct HeaderReader {
             }
             return nil
         }
+    }
+
+    /// A field value as written, unfolded (line breaks as spaces), at most
+    /// `UnsubscribeHeaders.valueLimit` bytes; bytes beyond ASCII are replaced.
+    private static func raw(_ value: [UInt8]) -> String {
+        String(decoding: value.prefix(UnsubscribeHeaders.valueLimit).map { $0 == 13 || $0 == 10 || $0 == 9 ? 32 : $0 },
+               as: UTF8.self)
     }
 
     /// The Date header through `mailimf_date_time_parse`; nil when unreadable.

@@ -13,6 +13,7 @@ enum CommandTable {
         QueueCommand.self,
         RemindCommand.self,
         DigestCommand.self,
+        UnsubscribeCommand.self,
         SyncCommand.self,
         ExportCommand.self,
         DeployCommand.self,

@@ -3,7 +3,9 @@
 
 Every POST is written atomically to DIR/requests/NNNN.json as
 {"path", "headers", "body"} and answered with the status in the path when it
-is /status/NNN (e.g. /status/500), else 200. A POST to /stall/N is recorded,
+is /status/NNN (e.g. /status/500), else 200. A POST to /redirect/... is
+answered 302 with a Location (/followed/...) and a Set-Cookie; one to /big/N
+with N bytes. A POST to /stall/N is recorded,
 then answered only after N seconds (a dead endpoint that accepts connections;
 the client has usually given up by then). Besides the main port it listens on
 three more plain ports ("http_more"), so tests can have several hosts. With
@@ -45,8 +47,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         m = re.match(r"^/status/(\d{3})", self.path)
         status = int(m.group(1)) if m else 200
         reply = b'{"ok": true}' if status < 300 else b"server trouble"
+        extra = []
+        if self.path.startswith("/redirect/"):
+            status, reply = 302, b"moved"
+            extra = [("Location", "/followed/" + self.path[len("/redirect/"):]), ("Set-Cookie", "session=s3cret; Path=/")]
+        big = re.match(r"^/big/(\d+)", self.path)
+        if big:
+            reply = b"x" * int(big.group(1))
         try:
             self.send_response(status)
+            for name, value in extra:
+                self.send_header(name, value)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(reply)))
             self.end_headers()

@@ -105,6 +105,10 @@ public struct AccountSection: Sendable {
     /// `archive = FOLDER`: where the `archive` action moves mail (as `move` names
     /// folders); nil: the SPECIAL-USE `\Archive` folder, or `Archive` on a Maildir.
     public var archive: String?
+    /// `authserv_id = NAME`: the authserv-id the account's own server writes in the
+    /// `Authentication-Results` it adds (RFC 8601), the only ones a one-click
+    /// unsubscribe trusts (docs/digest.md); nil: none is trusted.
+    public var authservID: String?
     /// `sieve_port = N`: the ManageSieve port of an IMAP account's host (`triage deploy
     /// sieve`); nil for 4190 (RFC 5804).
     public var sievePort: UInt16?

@@ -11,6 +11,9 @@ public struct DigestCommand: Sendable, Hashable {
         case reopen
         /// Due again in this many days from the day the command is read (and open).
         case snooze(days: Int)
+        /// Unsubscribe from the list of a digest entry (`kind` is `digest`): recorded
+        /// as pending here, carried out by the run after the mail (`UnsubscribeRecord`).
+        case unsubscribe
     }
 
     /// What to do.
@@ -19,6 +22,8 @@ public struct DigestCommand: Sendable, Hashable {
     public var kind: String
     /// The record's full id.
     public var id: String
+    /// How an unsubscribe was asked for: `link`, or `command` (`triage unsubscribe`).
+    public var via = "link"
 
     /// Creates a command.
     public init(verb: Verb, kind: String, id: String) {
@@ -33,6 +38,13 @@ public struct DigestCommand: Sendable, Hashable {
     public static func apply(_ commands: [DigestCommand], to store: Store, now: Date, today: CivilDate) throws {
         let stamp = Timestamp(now, timeZone: store.timeZone)
         for command in commands {
+            if command.verb == .unsubscribe {
+                // Once: a second tap finds the record pending or done and changes nothing.
+                guard !store.exists(UnsubscribeRecord.self, id: command.id),
+                      let entry = try store.record(DigestEntry.self, id: command.id) else { continue }
+                try store.put(UnsubscribeRecord(entry: entry, requested: stamp, via: command.via))
+                continue
+            }
             switch command.kind {
             case Reminder.kindFolder:
                 try store.update(Reminder.self, ids: [command.id]) { r in
@@ -56,6 +68,7 @@ public struct DigestCommand: Sendable, Hashable {
         case .done: return (status == .removed ? .removed : .done, due)
         case .reopen: return (status == .removed ? .removed : .open, due)
         case .snooze(let days): return (status == .removed ? .removed : .open, today.adding(days: days))
+        case .unsubscribe: return (status, due)
         }
     }
 }

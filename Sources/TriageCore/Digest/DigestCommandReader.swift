@@ -59,19 +59,22 @@ public struct DigestCommandReader: Sendable {
 
     /// The verdict on a candidate whose text is `body`, a whole text/plain reply
     /// (tests; a run reads through `ReplyReader`).
-    public func read(_ message: Message, body: String, reminderIDs: [String], queueIDs: [String],
+    public func read(_ message: Message, body: String, reminderIDs: [String], queueIDs: [String], digestIDs: [String] = [],
                      digests: [DigestShownLedger.Shown], now: Date) -> Verdict {
         read(message, reply: ReplyReader.read(ReplyBody(plain: body), complete: true), reminderIDs: reminderIDs, queueIDs: queueIDs,
-             digests: digests, now: now)
+             digestIDs: digestIDs, digests: digests, now: now)
     }
 
     /// The verdict on a candidate whose text `ReplyReader` read as `reply`;
     /// `reminderIDs` and `queueIDs` are every id of those kinds in the store (any
-    /// status); `digests` what the digests on record showed (`DigestShownLedger`);
-    /// `now` when it is read.
-    public func read(_ message: Message, reply: ReplyText, reminderIDs: [String], queueIDs: [String],
+    /// status); `digestIDs` every digest entry's id (an Unsubscribe link names one);
+    /// `digests` what the digests on record showed (`DigestShownLedger`); `now` when it is read.
+    public func read(_ message: Message, reply: ReplyText, reminderIDs: [String], queueIDs: [String], digestIDs: [String] = [],
                      digests: [DigestShownLedger.Shown], now: Date) -> Verdict {
         if let words = Self.subjectWords(message.subject) {
+            if words.first?.lowercased() == "unsubscribe" {
+                return readUnsubscribe(words, digestIDs: digestIDs, digests: digests, now: now)
+            }
             return readLink(words, reminderIDs: reminderIDs, queueIDs: queueIDs, digests: digests, now: now)
         }
         switch answered(message, digests: digests, now: now) {
@@ -177,6 +180,28 @@ public struct DigestCommandReader: Sendable {
         return .apply([DigestCommand(verb: verb == "done" ? .done : .snooze(days: 1), kind: kind, id: id)])
     }
 
+    /// An Unsubscribe link's message: `triage: unsubscribe ID TOKEN`, where ID is a
+    /// digest entry's short id and TOKEN `DigestKey.token(verb: "unsubscribe", kind: "digest", id:)`.
+    private func readUnsubscribe(_ words: [String], digestIDs: [String], digests: [DigestShownLedger.Shown], now: Date) -> Verdict {
+        guard words.count == 3 else { return .refuse("the subject is not an Unsubscribe link's (triage: unsubscribe ID TOKEN)") }
+        let short = words[1].lowercased(), token = words[2]
+        var candidates: [String] = []
+        switch ShortIDIndex(digestIDs).match(short) {
+        case .one(let id): candidates = [id]
+        case .many(let ids): candidates = ids
+        case .none: break
+        case .malformed: return .refuse("the link's subject names no record id")
+        }
+        let fits = candidates.filter { key.verify(token, verb: "unsubscribe", kind: DigestEntry.kindFolder, id: $0) }
+        guard fits.count == 1, let id = fits.first else {
+            return .refuse("its token does not fit the record it names (forged, or for another item or action)")
+        }
+        guard digests.contains(where: { isRecent($0, now: now) && $0.ids.contains(id) }) else {
+            return .refuse("its item was in no digest of the last \(replyDays) days: use the links of today's digest")
+        }
+        return .apply([DigestCommand(verb: .unsubscribe, kind: DigestEntry.kindFolder, id: id)])
+    }
+
     // MARK: - Replies
 
     /// Whether `line` (trimmed) is meant as a command: its first word is a verb.
@@ -193,7 +218,7 @@ public struct DigestCommandReader: Sendable {
         let reminders = Set(reminderIDs)
         let shown = Set(digest.ids)
         // Hints show an id of the digest answered, as the user sees it there.
-        let example = digest.ids.first.map { index.short($0) } ?? "ID"
+        let example = digest.ids.first(where: { index.match($0) != .none }).map { index.short($0) } ?? "ID"
         var commands: [DigestCommand] = []
         var number = 0
         for raw in lines {

@@ -106,6 +106,10 @@ public struct DigestHTMLRenderer: Sendable {
         return "<div style=\"font-size:14px;line-height:21px;\(Self.ellipsis)\">\(time)"
             + "<span style=\"font-weight:600;\">\(e(line.sender))</span> "
             + link(e(line.subject), line.link) + count + "</div>\n"
+            + (line.unsubscribe.map {
+                "<div style=\"font-size:12px;line-height:18px;\">"
+                    + link(e($0.label), $0.mailto, style: "color:#2563eb;text-decoration:underline;") + "</div>\n"
+            } ?? "")
             + (line.warning.map { "<div style=\"font-size:13px;line-height:18px;color:#b45309;\(Self.wrap)\">⚠ \(e($0))</div>\n" } ?? "")
     }
 

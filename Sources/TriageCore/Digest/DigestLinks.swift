@@ -29,6 +29,17 @@ public struct DigestLinks: Sendable {
         return "mailto:" + Self.percentEncoded(address, keeping: "@.+-_") + "?subject=" + Self.percentEncoded(subject)
     }
 
+    /// The Unsubscribe link of a digest entry (`triage: unsubscribe 1a2b TOKEN`, to
+    /// the user's address): its `mailto:` URL and its subject (the text part spells
+    /// the subject out); nil without address and key.
+    public func unsubscribe(id: String, shortID: String) -> (mailto: String, subject: String)? {
+        guard let key, let mailto = mailto(verb: "unsubscribe", kind: DigestEntry.kindFolder, id: id, shortID: shortID)
+        else { return nil }
+        let subject = Self.subject(verb: "unsubscribe", shortID: shortID,
+                                   token: key.token(verb: "unsubscribe", kind: DigestEntry.kindFolder, id: id))
+        return (mailto, subject)
+    }
+
     /// Where a message opens: Gmail's web search by `rfc822msgid:` for Gmail
     /// accounts, else a `message:` URL (Apple Mail) of the bracketed Message-ID,
     /// percent-encoded as RFC 2392 writes Message-IDs in URLs. Nil without a Message-ID.

@@ -85,9 +85,17 @@ public struct DigestPlan: Sendable, Hashable {
         reminders.count + queues.reduce(0) { $0 + $1.items.count } + sections.reduce(0) { $0 + $1.entries.count }
     }
 
-    /// The ids of the reminders and queue entries shown, which a reply to the digest may act on.
+    /// The ids of the reminders and queue entries shown, which a reply to the digest may
+    /// act on, and of the digest entries shown with an Unsubscribe link (`unsubscribableIDs`).
     public var actionableIDs: [String] {
-        reminders.map(\.reminder.id) + queues.flatMap { $0.items.map(\.entry.id) }
+        reminders.map(\.reminder.id) + queues.flatMap { $0.items.map(\.entry.id) } + unsubscribableIDs
+    }
+
+    /// The digest entries shown with an Unsubscribe link: those of every section but
+    /// Problems whose message offers a way to unsubscribe (`UnsubscribeOffer`).
+    public var unsubscribableIDs: [String] {
+        sections.filter { $0.name != MailboxRunner.problemsSection }
+            .flatMap { $0.entries.filter { $0.message.unsubscribe != nil }.map(\.id) }
     }
 
     /// The ids of the digest entries, to mark reported once the digest is sent.

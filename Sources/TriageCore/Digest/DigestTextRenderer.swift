@@ -34,6 +34,7 @@ public struct DigestTextRenderer: Sendable {
                     let text = [line.sender, line.subject + count, line.time].compactMap { $0 }.joined(separator: " · ")
                     lines += wrap(text, indent: "    ", first: "  ")
                     if let warning = line.warning { lines += wrap(warning, indent: "  ") }
+                    if let subject = line.unsubscribeSubject { lines += wrap(Self.unsubscribeHint(subject), indent: "      ", first: "    ") }
                 }
             }
         }
@@ -70,7 +71,13 @@ public struct DigestTextRenderer: Sendable {
         if let subject = item.subject { lines += wrap("“" + subject + "”", indent: "  ") }
         if let snippet = item.snippet { lines += wrap(snippet, indent: "  ") }
         if let reply = item.reply { lines.append("  reply with: " + reply) }
+        if let subject = item.unsubscribe { lines += wrap(Self.unsubscribeHint(subject), indent: "    ", first: "  ") }
         return lines
+    }
+
+    /// The text part's Unsubscribe link, in words (it has no links): the subject to send.
+    static func unsubscribeHint(_ subject: String) -> String {
+        "unsubscribe: send yourself “" + subject + "”"
     }
 
     /// Word-wraps `text` to the width: the first line starts with `first`

@@ -50,8 +50,10 @@ public struct DigestView: Sendable {
         public var shortID: String
         /// What to reply to act on it: `done 0162`; nil for digest entries.
         public var reply: String?
-        /// The Done (and Tomorrow) links; empty without a key or for digest entries.
+        /// The Done (and Tomorrow) links, or a digest entry's Unsubscribe link; empty without a key.
         public var actions: [Action] = []
+        /// The Unsubscribe link's subject, spelled out in the text part (`triage: unsubscribe 1a2b TOKEN`).
+        public var unsubscribe: String?
     }
 
     /// One line of a compact section: a message, or a thread of several.
@@ -68,6 +70,10 @@ public struct DigestView: Sendable {
         public var link: String?
         /// A warning when the sender's name shows another domain than its address.
         public var warning: String?
+        /// The (latest) message's Unsubscribe link, when it offers one (`UnsubscribeOffer`).
+        public var unsubscribe: Action?
+        /// Its subject, spelled out in the text part.
+        public var unsubscribeSubject: String?
     }
 
     /// A list's or a section's lines in a compact section.
@@ -214,7 +220,8 @@ public struct DigestView: Sendable {
             let isProblems = section.name == MailboxRunner.problemsSection
             if !isProblems && compactNames.contains(section.name.lowercased()) {
                 sections.append(Section(heading: section.name, count: entries.count, items: [],
-                                        groups: Self.groups(entries, timeZone: timeZone, day: plan.day, links: links)))
+                                        groups: Self.groups(entries, timeZone: timeZone, day: plan.day, links: links,
+                                                            shortIDs: ids.digest)))
                 continue
             }
             // Refused commands are anyone's to send: a few are shown, the rest counted.
@@ -226,9 +233,16 @@ public struct DigestView: Sendable {
             }
             var items = shown.map { e in
                 let m = message(e.message)
-                return Item(title: subjectLine(e.message), status: nil, overdue: false, details: disguise(e.message),
-                            senderName: m.name, senderAddress: m.address, date: m.date, subject: nil, snippet: m.snippet,
-                            link: links.messageLink(e.message), shortID: ids.digest.short(e.id), reply: nil)
+                var item = Item(title: subjectLine(e.message), status: nil, overdue: false, details: disguise(e.message),
+                                senderName: m.name, senderAddress: m.address, date: m.date, subject: nil, snippet: m.snippet,
+                                link: links.messageLink(e.message), shortID: ids.digest.short(e.id), reply: nil)
+                // List mail (List-Unsubscribe) outside Problems: a one-tap unsubscribe.
+                if !isProblems, e.message.unsubscribe != nil,
+                   let link = links.unsubscribe(id: e.id, shortID: ids.digest.short(e.id)) {
+                    item.actions = [Action(label: "Unsubscribe", mailto: link.mailto)]
+                    item.unsubscribe = link.subject
+                }
+                return item
             }
             if refused > DigestCommandInbox.problemLimit {
                 let more = refused - DigestCommandInbox.problemLimit
@@ -257,7 +271,8 @@ public struct DigestView: Sendable {
     /// no list (or of a list with only one here), then one group per list
     /// (`[dev] 5 messages in 3 threads`); within
     /// each, one line per thread (same subject without `Re:`, `Fwd:`, `[tag]`).
-    static func groups(_ entries: [DigestEntry], timeZone: TimeZone, day: CivilDate, links: DigestLinks) -> [Group] {
+    static func groups(_ entries: [DigestEntry], timeZone: TimeZone, day: CivilDate, links: DigestLinks,
+                       shortIDs: ShortIDIndex = ShortIDIndex([])) -> [Group] {
         var counts: [String: Int] = [:]
         for entry in entries { if let list = entry.message.list.map(listName) { counts[list, default: 0] += 1 } }
         var order: [String?] = []
@@ -283,11 +298,18 @@ public struct DigestView: Sendable {
                 let thread = threads[key]!
                 let latest = thread[0]
                 let subject = DigestFormat.oneLine(latest.message.subject ?? "")
-                return Line(sender: DigestFormat.oneLine(latest.message.senderLabel),
-                            subject: subject.isEmpty ? "(no subject)" : subject,
-                            time: DigestFormat.shortTime(latest.message.date, in: timeZone, digestDay: day),
-                            count: thread.count, link: links.messageLink(latest.message),
-                            warning: thread.lazy.compactMap { disguise($0.message) }.first)
+                var line = Line(sender: DigestFormat.oneLine(latest.message.senderLabel),
+                                subject: subject.isEmpty ? "(no subject)" : subject,
+                                time: DigestFormat.shortTime(latest.message.date, in: timeZone, digestDay: day),
+                                count: thread.count, link: links.messageLink(latest.message),
+                                warning: thread.lazy.compactMap { disguise($0.message) }.first)
+                // The newest message of the thread that offers one: its list's Unsubscribe link.
+                if let offering = thread.first(where: { $0.message.unsubscribe != nil }),
+                   let link = links.unsubscribe(id: offering.id, shortID: shortIDs.short(offering.id)) {
+                    line.unsubscribe = Action(label: "Unsubscribe", mailto: link.mailto)
+                    line.unsubscribeSubject = link.subject
+                }
+                return line
             }
             let heading = list.map {
                 "[\($0)] " + DigestFormat.count(members.count, "message", "messages")

@@ -40,6 +40,11 @@ public struct Message: Hashable, Sendable {
     public var size: Int = 0
     /// A stable hash of the header block, used as identity when Message-ID is missing.
     public var headerHash: String = ""
+    /// `List-Unsubscribe` and what vouches for it, when the message has that field.
+    public var unsubscribeHeaders: UnsubscribeHeaders?
+    /// What the digest may offer to unsubscribe from: set by the run from
+    /// `unsubscribeHeaders` and the account's `authserv_id`, kept in the summary.
+    public var unsubscribe: UnsubscribeOffer?
 
     /// Server-side facts; empty for a message read from a file.
     public var server = ServerFacts()

@@ -41,7 +41,9 @@ extension DigestCommandInbox {
         let action = Action.digest(section: MailboxRunner.problemsSection)
         var summary = MessageSummary(message)
         let subject = DigestFormat.oneLine(message.subject ?? "", limit: subjectLimit)
-        let what = DigestCommandReader.subjectWords(message.subject) != nil ? "a Done link's message" : "a reply to the digest"
+        let words = DigestCommandReader.subjectWords(message.subject)
+        let what = words == nil ? "a reply to the digest"
+            : words?.first?.lowercased() == "unsubscribe" ? "an Unsubscribe link's message" : "a Done link's message"
         summary.subject = what + " (subject \u{201C}" + subject + "\u{201D})"
         summary.snippet = "refused: " + reason
         let entry = DigestEntry(id: RecordID.forMessage(message, rule: refusedKey, action: action),

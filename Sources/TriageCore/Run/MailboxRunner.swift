@@ -62,6 +62,9 @@ public struct MailboxRunner {
     /// Which messages the server's `UID SEARCH` may leave out (`ServerNarrowing`);
     /// nil fetches every new message.
     public var narrowing: ServerNarrowing?
+    /// The account's `authserv_id`: the one `Authentication-Results` writer whose
+    /// DKIM verdict makes a message's one-click unsubscribe trusted (`UnsubscribeOffer`).
+    public var authservID: String?
     /// Whether the server's SEARCH is trusted for `narrowing` (`server_search`).
     public var serverSearch: ServerSearchMode = .auto
     /// Fewer new messages than this are fetched without asking the server's SEARCH
@@ -458,8 +461,9 @@ public struct MailboxRunner {
     /// The header fields a record's snippet and summary read that a narrowed fetch may
     /// have left out: the MIME fields the text's decoding reads, and List-Id (the
     /// summary's `list`). From, Subject, Date and Message-ID are always in the first fetch.
-    public static let snippetHeaderFields = ["CONTENT-DISPOSITION", "CONTENT-TRANSFER-ENCODING", "CONTENT-TYPE",
-                                             "LIST-ID", "MIME-VERSION"]
+    public static let snippetHeaderFields = ["AUTHENTICATION-RESULTS", "CONTENT-DISPOSITION", "CONTENT-TRANSFER-ENCODING",
+                                             "CONTENT-TYPE", "DKIM-SIGNATURE", "LIST-ID", "LIST-UNSUBSCRIBE",
+                                             "LIST-UNSUBSCRIBE-POST", "MIME-VERSION"]
 
     /// For messages classified from named fields: fetches `snippetHeaderFields` and a
     /// `snippetPrefixBytes` text prefix, and sets the snippet and list of each message
@@ -487,6 +491,7 @@ public struct MailboxRunner {
                 }
                 classified[i].message.snippet = parsed.snippet
                 classified[i].message.listID = parsed.listID
+                classified[i].message.unsubscribeHeaders = parsed.unsubscribeHeaders
             }
             // Gone meanwhile: left to the usual fetch, which says what it finds.
             unsettled += chunk.filter { !got.contains($0) }
@@ -517,6 +522,7 @@ public struct MailboxRunner {
             for item in try connection.fetch(missing, parts: .all) { bytes[item.uid] = item.bytes }
         }
         let reminderIDs = store.allIDs(Reminder.self), queueIDs = store.allIDs(QueueEntry.self)
+        let digestIDs = store.allIDs(DigestEntry.self)
         let digests = store.digestShown.all()
         var classified: [Classified] = []
         for (uid, message, _) in candidates {
@@ -527,7 +533,7 @@ public struct MailboxRunner {
                 return ReplyReader.read(inbox.replyBody(raw, whole), complete: whole)
             }
             var verdict = inbox.reader.read(message, reply: reply ?? .userLines([]), reminderIDs: reminderIDs, queueIDs: queueIDs,
-                                            digests: digests, now: now)
+                                            digestIDs: digestIDs, digests: digests, now: now)
             if case .apply(let commands) = verdict, !options.dryRun {
                 // The store first (idempotent), then the message is marked and moved with the
                 // batch's server actions. A record that cannot be changed (unreadable) refuses
@@ -578,7 +584,12 @@ public struct MailboxRunner {
     /// Phase 3: the records and server commands the batch's actions make.
     private func makePlan(_ classified: [Classified], archive: ArchiveTarget?) -> BatchPlan {
         var plan = BatchPlan(created: Timestamp(now, timeZone: store.timeZone))
-        for (uid, message, actions) in classified {
+        for (uid, original, actions) in classified {
+            // What the digest may offer to unsubscribe with, decided now: the account's trust is known here.
+            var message = original
+            message.unsubscribe = message.unsubscribeHeaders.flatMap {
+                UnsubscribeOffer($0, fromAddress: message.sender?.address, authservID: authservID)
+            }
             for planned in actions {
                 plan.records.add(planned.action, rule: planned.rule, message: message, created: plan.created)
             }

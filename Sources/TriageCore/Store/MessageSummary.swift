@@ -20,11 +20,15 @@ public struct MessageSummary: Hashable, Sendable, Decodable {
     /// The List-Id, when the message came from a mailing list (for the digest's
     /// groups; absent in records made before it was kept).
     public var list: String?
+    /// What the message offers to unsubscribe with (List-Unsubscribe, one-click and
+    /// whether the account's server vouched for it); absent for other mail and in
+    /// records made before it was kept.
+    public var unsubscribe: UnsubscribeOffer?
 
     enum CodingKeys: String, CodingKey {
         case from, subject, date
         case messageID = "message_id"
-        case account, mailbox, uid, snippet, list
+        case account, mailbox, uid, snippet, list, unsubscribe
     }
 
     /// Creates a summary from its fields.
@@ -46,6 +50,7 @@ public struct MessageSummary: Hashable, Sendable, Decodable {
         self.init(from: message.sender, subject: message.subject, date: message.date?.rfc3339,
                   messageID: message.messageID, account: message.server.account,
                   mailbox: message.server.mailbox, uid: message.server.uid, snippet: message.snippet, list: message.listID)
+        unsubscribe = message.unsubscribe
     }
 
     /// The sender for a list column: the display name, else the address; the address
@@ -71,6 +76,7 @@ public struct MessageSummary: Hashable, Sendable, Decodable {
         ]
         // Only when there is one, so records of other mail read as before.
         if let list { fields.append(("list", .string(list))) }
+        if let unsubscribe { fields.append(("unsubscribe", unsubscribe.json)) }
         return .object(fields)
     }
 }

@@ -13,6 +13,7 @@ import TriageCore
 /// - `accounts`: the account names (for `--account`)
 /// - `queues`: the queues that have open entries
 /// - `ids queue|remind [open|done]`: the short ids of the open (or done) records
+/// - `ids unsubscribe`: the short ids of the digest entries that offer an unsubscribe not yet done
 ///
 /// It never writes and never takes the store lock. Names that hold control
 /// characters are left out, so nothing odd reaches the terminal.
@@ -21,7 +22,7 @@ enum CompletionListing: Command {
         name: "--complete",
         summary: "list words for shell completion",
         usage: ["--complete commands | options COMMAND | sections | accounts | queues | ids queue|remind [open|done] "
-            + "[--config FILE]"],
+            + "| ids unsubscribe [--config FILE]"],
         about: "Lists, one per line, the words the shell completions offer.",
         options: [.config])
 
@@ -44,6 +45,13 @@ enum CompletionListing: Command {
         case ("queues", 1):
             let (setup, _) = try RunSetup.load(a, context: context)
             lines = Array(Set(setup.store.openQueueEntries().records.map(\.queue))).sorted()
+        case ("ids", 2) where words[1] == "unsubscribe":
+            let (setup, _) = try RunSetup.load(a, context: context)
+            let index = setup.store.shortIDs(DigestEntry.self)
+            let done = Set(setup.store.allIDs(UnsubscribeRecord.self))
+            lines = setup.store.digestEntries().records
+                .filter { $0.message.unsubscribe != nil && !done.contains($0.id) && $0.section != MailboxRunner.problemsSection }
+                .sorted { $0.created.secondsSince1970 > $1.created.secondsSince1970 }.map { index.short($0.id) }
         case ("ids", 2), ("ids", 3):
             let status = words.count == 3 ? WorkStatus(rawValue: words[2]) : .open
             guard let status, status != .removed else { throw usage }

@@ -41,12 +41,22 @@ final class WebhookTestServer: @unchecked Sendable {
         var body: String
     }
 
+    /// The recorded requests whose path contains `marker`.
+    func requests(pathContaining marker: String) throws -> [Request] {
+        try all().filter { $0.path.contains(marker) }
+    }
+
     /// The recorded requests whose body contains `marker`.
     func requests(containing marker: String) throws -> [Request] {
+        try all().filter { $0.body.contains(marker) }
+    }
+
+    /// Every recorded request, in order.
+    private func all() throws -> [Request] {
         let names = try FileManager.default.contentsOfDirectory(atPath: requestsDirectory)
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
         return try names.map {
             try JSONDecoder().decode(Request.self, from: Data(contentsOf: URL(fileURLWithPath: requestsDirectory).appendingPathComponent($0)))
-        }.filter { $0.body.contains(marker) }
+        }
     }
 }
