@@ -111,7 +111,9 @@ package struct RunPipeline {
             let shared = try AccountSession.accountSetup(account, on: connection, setup: setup, options: options, context: context,
                                                          known: { FileManager.default.fileExists(
                                                              atPath: MailboxState.path(store: stateRoot, account: account.name, mailbox: $0)) })
-            for mailbox in account.mailboxes + shared.filed {
+            // The Sent folder once, even when `mailboxes =` names it (`in:Sent` holds there too).
+            let read = (account.mailboxes + shared.extra).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            for mailbox in read {
                 let outcome: (status: ExitStatus, processed: Int, records: Int)
                 do {
                     outcome = try AccountSession.runMailbox(mailbox, account: account, on: connection, setup: setup, options: options,

@@ -180,6 +180,15 @@ public final class MaildirConnection: MailConnection {
 
     /// Makes the folder `name` (its `cur/`, `new/` and `tmp/`, private) unless it exists:
     /// the default `Archive` of a Maildir account, which the user never named.
+    /// `\\Sent`: the `Sent` folder (`.Sent`, the Maildir++ name mail clients use) when
+    /// it exists; nil for any other attribute.
+    public func specialUseFolder(_ attribute: String) throws -> String? {
+        guard attribute.lowercased() == "\\sent" else { return nil }
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path(of: "Sent") + "/cur", isDirectory: &isFolder) && isFolder.boolValue
+            ? "Sent" : nil
+    }
+
     public func createFolder(_ name: String) throws {
         let target = path(of: name)
         for sub in ["cur", "new", "tmp"] where !FileManager.default.fileExists(atPath: target + "/" + sub) {

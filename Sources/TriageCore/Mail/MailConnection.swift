@@ -81,6 +81,11 @@ public protocol MailConnection: AnyObject {
     /// run (`ServerNarrowing`); triage's own matcher still decides.
     func search(_ key: SearchKey, uids: ClosedRange<UInt32>) throws -> [UInt32]?
 
+    /// The folder with the SPECIAL-USE attribute `attribute` (RFC 6154, `\\Sent`), as the
+    /// rules name folders; nil when none has it. A Maildir answers for `\\Sent` with its
+    /// `Sent` folder (`.Sent`) when there is one. The default: none.
+    func specialUseFolder(_ attribute: String) throws -> String?
+
     /// Ends the session politely (IMAP `LOGOUT`); never throws, safe to call twice.
     func close()
 }
@@ -121,6 +126,11 @@ extension MailConnection {
 
     /// No shorter text: for connections where it saves nothing.
     public func fetch(_ uids: [UInt32], textPrefix: Int) throws -> [FetchedMessage]? {
+        nil
+    }
+
+    /// No SPECIAL-USE folders.
+    public func specialUseFolder(_ attribute: String) throws -> String? {
         nil
     }
 
