@@ -1,0 +1,197 @@
+import Foundation
+import XCTest
+
+/// Follow-ups on sent mail, end to end with `triage run` over Maildir and Dovecot: a
+/// rule with `in:Sent` reads the Sent folder without it being listed (Dovecot's is
+/// "Sent Messages", marked `\Sent` by dovecot.sh; the Maildir's `.Sent`); three sent
+/// quotes make three follow-ups due three days after sending; a reply from the client
+/// closes one and a reply from the user does not; `run --all` over both folders makes
+/// none for a quote already answered; the digest lists the open ones under "Waiting for".
+final class FollowUpRunTests: XCTestCase {
+    private var folder: TestFolder!
+    private let rules = """
+    rule "quotes want an answer"
+      when in:Sent subject:quote
+      then follow up in 3 days
+
+    """
+
+    /// Where the mail lives: Dovecot (over IMAP) or a Maildir the account reads directly.
+    private struct Mail {
+        var seed: (_ mailbox: String, _ message: String, _ date: Date) throws -> Void
+        var sentFolder: String
+        var files: (_ mailbox: String) -> [String]
+    }
+
+    override func setUpWithError() throws {
+        folder = try TestFolder("follow-up", rules: rules)
+    }
+
+    override func tearDownWithError() throws {
+        folder?.remove()
+    }
+
+    private func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+
+    private var digest: ConfigSection {
+        ConfigSection("digest", ["to": "me@example.test", "from": "triage@example.test", "hour": "0", "smtp": "file:\(folder.outbox)"])
+    }
+
+    private func dovecot(mailboxes: String = "INBOX", sent: String = "Sent Messages", sentKey: Bool = false) throws -> Mail {
+        let server = try DovecotServer.shared()
+        let user = try server.makeUser("follow-up")
+        try server.createMailbox(user: user, sent)
+        var lines: KeyValuePairs<String, String> = [:]
+        if sentKey { lines = ["sent": sent] }
+        try folder.writeConfig(url: "imaps://localhost:\(server.imapsPort)", user: user, caFile: server.caFile, mailboxes: mailboxes,
+                               accountLines: lines, digest: true)
+        return Mail(seed: { try server.seed(user: user, mailbox: $0, $1, date: $2) }, sentFolder: sent,
+                    files: { server.files(user: user, mailbox: $0) })
+    }
+
+    private func maildir(mailboxes: String = "INBOX") throws -> Mail {
+        let root = folder.dir + "/mail"
+        for box in ["", "/.Sent"] {
+            for leaf in ["cur", "new", "tmp"] {
+                try FileManager.default.createDirectory(atPath: root + box + "/" + leaf, withIntermediateDirectories: true)
+            }
+        }
+        try folder.writeConfig([ConfigSection.triage(), ConfigSection("account test", ["url": "maildir:mail", "mailboxes": mailboxes]),
+                                digest])
+        var counter = 0
+        func path(_ mailbox: String) -> String { mailbox == "INBOX" ? root : root + "/." + mailbox }
+        return Mail(seed: { mailbox, message, date in
+            counter += 1
+            let file = path(mailbox) + "/cur/\(Int(date.timeIntervalSince1970)).M\(counter)P1.test:2,"
+            try message.write(toFile: file, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: file)
+        }, sentFolder: "Sent", files: { mailbox in
+            ["cur", "new"].flatMap { (try? FileManager.default.contentsOfDirectory(atPath: path(mailbox) + "/" + $0)) ?? [] }.sorted()
+        })
+    }
+
+    private func quote(_ n: Int) -> String {
+        "From: Me <me@example.test>\nTo: Client \(n) <c\(n)@client.test>\nSubject: Quote \(n)\n"
+            + "Date: Mon, 30 Nov 2026 10:00:0\(n) +0000\nMessage-ID: <quote\(n)@example.test>\n\nThe quote.\n"
+    }
+
+    private func reply(to n: Int, from: String, id: String) -> String {
+        "From: \(from)\nTo: me@example.test\nSubject: Re: Quote \(n)\nDate: Tue, 01 Dec 2026 09:00:00 +0000\n"
+            + "Message-ID: <\(id)>\nIn-Reply-To: <quote\(n)@example.test>\nReferences: <quote\(n)@example.test>\n\nThanks.\n"
+    }
+
+    private func run(_ now: String, _ extra: String...) throws -> TriageProcess.Result {
+        let result = try folder.triage(["run", "--now", now] + extra)
+        XCTAssertEqual(result.status, 0, result.err)
+        return result
+    }
+
+    /// The reminders in the store: `STATUS TITLE due DAY`, sorted.
+    private func reminders() throws -> [String] {
+        var lines: [String] = []
+        for status in ["open", "done", "removed"] {
+            let dir = folder.store + "/reminders/" + status
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where file.hasSuffix(".json") {
+                let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + file))
+                let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+                lines.append("\(status) \(json["title"] as? String ?? "?") due \(json["due"] as? String ?? "?")")
+            }
+        }
+        return lines.sorted()
+    }
+
+    private func answerOfDone() throws -> [String: Any]? {
+        let dir = folder.store + "/reminders/done"
+        guard let file = try FileManager.default.contentsOfDirectory(atPath: dir).first(where: { $0.hasSuffix(".json") }) else { return nil }
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/" + file))) as? [String: Any]
+        return (json?["follow_up"] as? [String: Any])?["answer"] as? [String: Any]
+    }
+
+    // MARK: - Three quotes, one answer
+
+    private func threeQuotesOneAnswer(_ mail: Mail) throws {
+        // The first run of both folders only notes where they end (as for any mailbox).
+        try run("2026-11-30T09:00:00Z")
+        let states = (try? FileManager.default.contentsOfDirectory(atPath: folder.store + "/state/test")) ?? []
+        XCTAssertTrue(states.contains { $0.hasPrefix("Sent") && $0.hasSuffix(".json") }, "the Sent folder is read without being listed: \(states)")
+        for n in 1...3 { try mail.seed(mail.sentFolder, quote(n), date("2026-11-30T10:00:0\(n)Z")) }
+        let sentBefore = mail.files(mail.sentFolder)
+        try run("2026-12-01T08:00:00Z")
+        XCTAssertEqual(try reminders(), ["open No reply from Client 1: Quote 1 due 2026-12-03",
+                                         "open No reply from Client 2: Quote 2 due 2026-12-03",
+                                         "open No reply from Client 3: Quote 3 due 2026-12-03"])
+        XCTAssertEqual(mail.files(mail.sentFolder), sentBefore, "the Sent folder is left as it was")
+
+        // The client answers quote 2; the user's own follow-up mail on quote 1 is no answer.
+        try mail.seed("INBOX", reply(to: 2, from: "Client 2 <c2@client.test>", id: "answer2@client.test"), date("2026-12-01T09:00:00Z"))
+        try mail.seed("INBOX", reply(to: 1, from: "Me <me@example.test>", id: "nudge1@example.test"), date("2026-12-01T09:00:01Z"))
+        let closing = try run("2026-12-01T12:00:00Z", "--verbose")
+        XCTAssertTrue(closing.out.contains("follow-up answered by c2@client.test, closed: No reply from Client 2: Quote 2"), closing.out)
+        XCTAssertEqual(try reminders(), ["done No reply from Client 2: Quote 2 due 2026-12-03",
+                                         "open No reply from Client 1: Quote 1 due 2026-12-03",
+                                         "open No reply from Client 3: Quote 3 due 2026-12-03"])
+        XCTAssertEqual(try answerOfDone()?["message_id"] as? String, "answer2@client.test")
+
+        // The digest's Waiting for section: the two open ones, with how long.
+        let preview = try folder.triage(["digest", "--preview", "--text", "--date", "2026-12-02", "--now", "2026-12-02T08:00:00Z"])
+        XCTAssertEqual(preview.status, 0, preview.err)
+        XCTAssertTrue(preview.out.contains("Waiting for · 2"), preview.out)
+        XCTAssertTrue(preview.out.contains("• Client 1: Quote 1 — 2 days\n  follow up on Thu 3 Dec\n"), preview.out)
+        XCTAssertTrue(preview.out.contains("• Client 3: Quote 3 — 2 days"), preview.out)
+        XCTAssertFalse(preview.out.contains("Client 2: Quote 2"), preview.out)
+
+        // `triage remind done` works on one, as on any reminder.
+        let list = try folder.triage(["remind", "list", "--json", "--now", "2026-12-02T08:00:00Z"])
+        XCTAssertEqual(list.status, 0, list.err)
+        XCTAssertTrue(list.out.contains("\"follow_up\""), list.out)
+    }
+
+    func testThreeSentQuotesOneAnswerOnMaildir() throws {
+        try threeQuotesOneAnswer(try maildir())
+    }
+
+    func testThreeSentQuotesOneAnswerOnDovecotsSpecialUseSentFolder() throws {
+        try threeQuotesOneAnswer(try dovecot())
+    }
+
+    func testTheAccountsSentKeyNamesTheFolder() throws {
+        let mail = try dovecot(sent: "Outbox/Done", sentKey: true)
+        try run("2026-11-30T09:00:00Z")
+        try mail.seed("Outbox/Done", quote(1), date("2026-11-30T10:00:01Z"))
+        try run("2026-12-01T08:00:00Z")
+        XCTAssertEqual(try reminders(), ["open No reply from Client 1: Quote 1 due 2026-12-03"])
+    }
+
+    // MARK: - History
+
+    private func history(_ mail: Mail) throws {
+        for n in 1...3 { try mail.seed(mail.sentFolder, quote(n), date("2026-11-30T10:00:0\(n)Z")) }
+        try mail.seed("INBOX", reply(to: 2, from: "Client 2 <c2@client.test>", id: "answer2@client.test"), date("2026-12-01T09:00:00Z"))
+        try run("2026-12-01T12:00:00Z", "--all")
+        XCTAssertEqual(try reminders(), ["open No reply from Client 1: Quote 1 due 2026-12-03",
+                                         "open No reply from Client 3: Quote 3 due 2026-12-03"],
+                       "no follow-up for the quote answered before the first run")
+        // Again: nothing doubles, nothing comes back.
+        try run("2026-12-01T13:00:00Z", "--all")
+        XCTAssertEqual(try reminders().count, 2)
+    }
+
+    func testRunAllWithHistoryOnMaildir() throws {
+        try history(try maildir())
+    }
+
+    func testRunAllWithHistoryOnDovecot() throws {
+        try history(try dovecot())
+    }
+
+    /// Sent listed before INBOX: the answered quote's follow-up is made and closed in the
+    /// same run, so it is never open.
+    func testRunAllWithSentReadFirst() throws {
+        let mail = try maildir(mailboxes: "Sent, INBOX")
+        for n in 1...2 { try mail.seed("Sent", quote(n), date("2026-11-30T10:00:0\(n)Z")) }
+        try mail.seed("INBOX", reply(to: 2, from: "c2@client.test", id: "answer2@client.test"), date("2026-12-01T09:00:00Z"))
+        try run("2026-12-01T12:00:00Z", "--all")
+        XCTAssertEqual(try reminders(), ["done No reply from Client 2: Quote 2 due 2026-12-03",
+                                         "open No reply from Client 1: Quote 1 due 2026-12-03"])
+    }
+}
