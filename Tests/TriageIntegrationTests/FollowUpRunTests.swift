@@ -194,4 +194,28 @@ final class FollowUpRunTests: XCTestCase {
         XCTAssertEqual(try reminders(), ["done No reply from Client 2: Quote 2 due 2026-12-03",
                                          "open No reply from Client 1: Quote 1 due 2026-12-03"])
     }
+
+    // MARK: - watch
+
+    /// `triage watch` reads the Sent folder too (its own poll), makes the follow-up and
+    /// closes it when the answer lands in INBOX.
+    func testWatchReadsTheSentFolderAndClosesOnTheAnswer() throws {
+        _ = try maildir()
+        var config = try String(contentsOfFile: folder.config, encoding: .utf8)
+        config = config.replacingOccurrences(of: "[triage]\n", with: "[triage]\npoll_interval = 1\n")
+        try config.write(toFile: folder.config, atomically: true, encoding: .utf8)
+        let watch = try WatchProcess(config: folder.config)
+        watch.waitUntilWatching(mailboxes: 2)
+        XCTAssertTrue(watch.out.contains("test/Sent: watching with a look every 1 s (no IDLE) (the Sent folder, for in:Sent)"),
+                      watch.out + watch.err)
+        try quote(1).write(toFile: folder.dir + "/mail/.Sent/new/1.quote", atomically: true, encoding: .utf8)
+        XCTAssertTrue(WatchProcess.waitUntil(30) { (try? self.reminders()) == ["open No reply from Client 1: Quote 1 due 2026-12-03"] },
+                      "\((try? reminders()) ?? []) \(watch.out) \(watch.err)")
+        try reply(to: 1, from: "c1@client.test", id: "answer1@client.test")
+            .write(toFile: folder.dir + "/mail/new/2.answer", atomically: true, encoding: .utf8)
+        XCTAssertTrue(WatchProcess.waitUntil(30) { (try? self.reminders()) == ["done No reply from Client 1: Quote 1 due 2026-12-03"] },
+                      "\((try? reminders()) ?? []) \(watch.out) \(watch.err)")
+        XCTAssertEqual(watch.stop(), 0)
+        XCTAssertEqual(watch.err, "")
+    }
 }
