@@ -62,6 +62,8 @@ public final class FollowUpTracker {
     private var answered: [String: Answer] = [:]
     /// For each id, the user's replies that answer it (the thread's later messages).
     private var laterMine: [String: [String]] = [:]
+    /// The ids of the user's replies in `saved.replies`.
+    private var replyIDs: Set<String> = []
     /// Something new since the last `save`.
     public private(set) var changed = false
 
@@ -95,7 +97,7 @@ public final class FollowUpTracker {
         }
         guard !ids.isEmpty else { return }
         if message.from.contains(where: { isMine($0.address) }) {
-            guard let own = message.messageID, !own.isEmpty, !saved.replies.contains(where: { $0.id == own }) else { return }
+            guard let own = message.messageID, !own.isEmpty, !replyIDs.contains(own) else { return }
             let reply = Reply(id: own, refs: ids)
             saved.replies.append(reply)
             link(reply)
@@ -162,6 +164,7 @@ public final class FollowUpTracker {
         if saved.replies.count > Self.repliesLimit {
             saved.replies.removeFirst(saved.replies.count - Self.repliesLimit)
             laterMine = [:]
+            replyIDs = []
             for reply in saved.replies { link(reply) }
         }
         _ = try StoreFiles.makeFolder(root + "/state")
@@ -170,6 +173,7 @@ public final class FollowUpTracker {
     }
 
     private func link(_ reply: Reply) {
+        replyIDs.insert(reply.id)
         for ref in reply.refs { laterMine[ref, default: []].append(reply.id) }
     }
 }
