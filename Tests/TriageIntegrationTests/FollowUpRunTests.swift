@@ -218,4 +218,24 @@ final class FollowUpRunTests: XCTestCase {
         XCTAssertEqual(watch.stop(), 0)
         XCTAssertEqual(watch.err, "")
     }
+
+    // MARK: - check --connect, and an account without a Sent folder
+
+    func testCheckConnectNamesTheSentFolderAndARunSaysWhenThereIsNone() throws {
+        let server = try DovecotServer.shared()
+        _ = try dovecot()
+        let check = try folder.triage(["check", "--connect"])
+        XCTAssertEqual(check.status, 0, check.err)
+        XCTAssertTrue(check.out.contains("test: in:Sent reads \"Sent Messages\" on localhost:\(server.imapsPort)"), check.out)
+
+        // A user whose server marks no folder \Sent (none exists): check fails, a run says it.
+        let bare = try server.makeUser("follow-up-no-sent")
+        try folder.writeConfig(url: "imaps://localhost:\(server.imapsPort)", user: bare, caFile: server.caFile)
+        let missing = try folder.triage(["check", "--connect"])
+        XCTAssertEqual(missing.status, 78, missing.err)
+        XCTAssertTrue(missing.err.contains("a rule reads in:Sent, but localhost:\(server.imapsPort) marks no folder \\Sent"), missing.err)
+        let run = try folder.triage(["run", "--now", "2026-12-01T08:00:00Z"])
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertTrue(run.err.contains("no sent mail is read: set sent = FOLDER"), run.err)
+    }
 }
