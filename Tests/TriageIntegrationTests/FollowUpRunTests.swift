@@ -238,4 +238,40 @@ final class FollowUpRunTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.err)
         XCTAssertTrue(run.err.contains("no sent mail is read: set sent = FOLDER"), run.err)
     }
+
+    // MARK: - Crash safety
+
+    /// `run --all` killed at every step (`TRIAGE_TEST_KILL_AT`: each store file, each
+    /// runner step, the follow-up index) and run again ends as an uninterrupted run: the
+    /// answered quote's follow-up done, the other open, nothing twice.
+    func testAKillAtAnyStepThenARerunConverges() throws {
+        let mail = try maildir(mailboxes: "Sent, INBOX")
+        for n in 1...2 { try mail.seed("Sent", quote(n), date("2026-11-30T10:00:0\(n)Z")) }
+        try mail.seed("INBOX", reply(to: 2, from: "c2@client.test", id: "answer2@client.test"), date("2026-12-01T09:00:00Z"))
+        let pristine = folder.dir + "/pristine"
+        try Spawn.run(["/bin/cp", "-a", folder.dir + "/mail", pristine])
+        func restore() throws {
+            for path in [folder.dir + "/mail", folder.store, folder.outbox] { try? FileManager.default.removeItem(atPath: path) }
+            try Spawn.run(["/bin/cp", "-a", pristine, folder.dir + "/mail"])
+        }
+        let args = ["run", "--all", "--now", "2026-12-01T12:00:00Z"]
+        XCTAssertEqual(try folder.triage(args).status, 0)
+        let reference = try reminders()
+        XCTAssertEqual(reference, ["done No reply from Client 2: Quote 2 due 2026-12-03",
+                                   "open No reply from Client 1: Quote 1 due 2026-12-03"])
+        var k = 1
+        while k < 200 {
+            try restore()
+            let killed = try folder.triage(args, environment: ["TRIAGE_TEST_KILL_AT": String(k)])
+            if killed.status != -9 {
+                XCTAssertEqual(killed.status, 0, killed.err)
+                break
+            }
+            let rerun = try folder.triage(args)
+            XCTAssertEqual(rerun.status, 0, "after a kill at step \(k): \(rerun.err)")
+            XCTAssertEqual(try reminders(), reference, "after a kill at step \(k): \(killed.err)")
+            k += 1
+        }
+        XCTAssertGreaterThan(k, 5, "the sweep went through the run's steps")
+    }
 }
