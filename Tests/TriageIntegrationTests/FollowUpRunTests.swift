@@ -1,4 +1,5 @@
 import Foundation
+import TriageTestSupport
 import XCTest
 
 /// Follow-ups on sent mail, end to end with `triage run` over Maildir and Dovecot: a
@@ -273,5 +274,32 @@ final class FollowUpRunTests: XCTestCase {
             k += 1
         }
         XCTAssertGreaterThan(k, 5, "the sweep went through the run's steps")
+    }
+
+    // MARK: - Replying to the digest
+
+    /// The digest's "Waiting for" items take a reply's `done ID` like any reminder.
+    func testAReplyToTheDigestMarksAFollowUpDone() throws {
+        let mail = try maildir()
+        try run("2026-11-30T09:00:00Z")
+        for n in 1...2 { try mail.seed("Sent", quote(n), date("2026-11-30T10:00:0\(n)Z")) }
+        try run("2026-12-01T08:00:00Z")  // makes the follow-ups, then sends the day's digest (hour 0)
+        let eml = try XCTUnwrap(folder.outboxFiles().last, "the digest was sent")
+        let digest = try SMTPTestMailParser.parse(URL(fileURLWithPath: folder.outbox + "/" + eml))
+        let text = try XCTUnwrap(digest.text)
+        XCTAssertTrue(text.contains("Waiting for · 2"), text)
+        let block = try XCTUnwrap(text.components(separatedBy: "\n\n").first { $0.contains("Client 1: Quote 1") }, text)
+        let command = try XCTUnwrap(block.components(separatedBy: "\n").first { $0.contains("reply with: done ") }, block)
+            .components(separatedBy: "reply with: ")[1]
+        let messageID = try XCTUnwrap(digest.message_id).trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+        try mail.seed("INBOX", "From: Me <me@example.test>\r\nTo: me@example.test\r\nSubject: Re: triage\r\n"
+                      + "Date: Tue, 01 Dec 2026 09:30:00 +0000\r\nMessage-ID: <r1@phone.example>\r\n"
+                      + "In-Reply-To: <\(messageID)>\r\nReferences: <\(messageID)>\r\n"
+                      + "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\(command)\r\n",
+                      date("2026-12-01T09:30:00Z"))
+        try run("2026-12-01T10:00:00Z")
+        XCTAssertEqual(try reminders(), ["done No reply from Client 1: Quote 1 due 2026-12-03",
+                                         "open No reply from Client 2: Quote 2 due 2026-12-03"])
+        XCTAssertNil(try answerOfDone(), "done by the user, not answered")
     }
 }
