@@ -123,6 +123,12 @@ package struct RunPipeline {
                     // A Sieve folder deleted since a run read it: skipped, as the LIST would have.
                     let existing = try FolderNames.existing(on: connection)
                     if try FolderNames.missing([mailbox], existing: existing, on: connection).isEmpty { throw error }
+                    if mailbox == shared.sent {
+                        // `sent = FOLDER` naming a folder that is not there: said, not skipped silently.
+                        context.err("triage: account \(account.name): \(try FolderNames.missingLine((mailbox, nil), on: connection)); "
+                                    + "a rule reads in:Sent, but no sent mail is read: create it or fix sent = in [account \(account.name)]\n")
+                        worst = max(worst, .config)
+                    }
                     continue
                 }
                 source.mailboxes[mailbox] = RunRecord.MailboxRun(lastRun: book.stamp, messages: outcome.processed)

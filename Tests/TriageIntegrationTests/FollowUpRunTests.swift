@@ -161,6 +161,15 @@ final class FollowUpRunTests: XCTestCase {
         try mail.seed("Outbox/Done", quote(1), date("2026-11-30T10:00:01Z"))
         try run("2026-12-01T08:00:00Z")
         XCTAssertEqual(try reminders(), ["open No reply from Client 1: Quote 1 due 2026-12-03"])
+
+        // A folder that is not there: the run says so (78), the rest of the account is read.
+        var config = try String(contentsOfFile: folder.config, encoding: .utf8)
+        config = config.replacingOccurrences(of: "sent = Outbox/Done", with: "sent = Outbox/Gone")
+        try config.write(toFile: folder.config, atomically: true, encoding: .utf8)
+        let missing = try folder.triage(["run", "--now", "2026-12-01T09:00:00Z"])
+        XCTAssertEqual(missing.status, 78, missing.err)
+        XCTAssertTrue(missing.err.contains("folder \"Outbox/Gone\" does not exist"), missing.err)
+        XCTAssertTrue(missing.err.contains("no sent mail is read: create it or fix sent = in [account test]"), missing.err)
     }
 
     // MARK: - History
