@@ -81,6 +81,7 @@ final class FollowUpRunTests: XCTestCase {
             + "Message-ID: <\(id)>\nIn-Reply-To: <quote\(n)@example.test>\nReferences: <quote\(n)@example.test>\n\nThanks.\n"
     }
 
+    @discardableResult
     private func run(_ now: String, _ extra: String...) throws -> TriageProcess.Result {
         let result = try folder.triage(["run", "--now", now] + extra)
         XCTAssertEqual(result.status, 0, result.err)
