@@ -45,10 +45,17 @@ package enum AccountSession {
         let headerNames = setup.rules?.headerNames ?? []
         // `in:` compares in the rules' folder names: the namespace maps the server's back.
         let folders = try FolderNames.namespace(for: mailbox, on: connection)
+        // The account's Sent folder is `in:Sent` to the rules, whatever the server calls it.
+        let isSent = shared.sent == mailbox
         var runner = MailboxRunner(
             account: account.name, mailbox: mailbox, store: setup.store, options: options, now: context.now,
             parse: { MessageParser.parse($0, keepingHeaders: headerNames) },
-            classify: { setup.classify($0, now: context.now, folders: folders) },
+            classify: { message in
+                guard isSent else { return setup.classify(message, now: context.now, folders: folders) }
+                var sent = message
+                sent.server.mailbox = "Sent"
+                return setup.classify(sent, now: context.now, folders: .plain)
+            },
             report: printer.report)
         runner.checkpoint = checkpoint
         runner.messageHook = CrashHook.messageHook(context.hooks.crashSubject, say: { [output = context.output] in output.err($0) })
@@ -65,8 +72,13 @@ package enum AccountSession {
         if !context.hooks.wholeHeader {
             runner.headerFields = setup.rules?.neededHeaderFields
         }
-        // Narrowing on the server (issue 14): fetch only what the server's SEARCH finds.
-        runner.narrowing = setup.rules.map(ServerNarrowing.plan)
+        // Narrowing on the server (issue 14): fetch only what the server's SEARCH finds;
+        // not with follow-ups, which look at every message for answers.
+        let followsUp = setup.rules?.followsUp ?? false
+        runner.narrowing = followsUp ? nil : setup.rules.map(ServerNarrowing.plan)
+        if followsUp {
+            runner.followUps = try FollowUpTracker(store: setup.store.root, identities: setup.config.triage.me)
+        }
         runner.serverSearch = account.serverSearch
         runner.authservID = account.authservID
         let outcome = try runner.run(on: connection)
@@ -83,6 +95,11 @@ package enum AccountSession {
         package var archive: ArchiveFolder.Lookup?
         package var commands: DigestCommandInbox?
         package var filed: [String]
+        /// The Sent folder, when a rule has `in:Sent` and `mailboxes =` and `filed` lack it
+        /// (`sentFolder`); read after them.
+        package var sent: String? = nil
+        /// The folders read besides `mailboxes =`: the Sieve-filed ones, then Sent.
+        package var extra: [String] { filed + (sent.map { [$0] } ?? []) }
     }
 
     /// Looks up `AccountShared` on `connection`; in a dry run says when the rules
@@ -98,7 +115,23 @@ package enum AccountSession {
         let commands = try DigestCommands.inbox(setup: setup, connection: connection, dryRun: options.dryRun)
         let deployment = try SieveDeployment.load(store: setup.store.root, account: account.name)
         let filed = try SieveFolders.extra(for: account, deployment: deployment, on: connection, known: known)
-        return AccountShared(archive: archive, commands: commands, filed: filed)
+        var sent: String?
+        if setup.rules?.readsSent ?? false {
+            sent = try sentFolder(account, on: connection)
+            if sent == nil {
+                context.err("triage: account \(account.name): a rule reads in:Sent, but \(connection.serverName) marks no folder "
+                            + "\\Sent (SPECIAL-USE) and [account \(account.name)] sets no sent = FOLDER; no sent mail is read: "
+                            + "set sent = FOLDER\n")
+            }
+        }
+        return AccountShared(archive: archive, commands: commands, filed: filed, sent: sent)
+    }
+
+    /// The account's Sent folder (`in:Sent`): `sent = FOLDER`, else the SPECIAL-USE
+    /// `\Sent` folder (a Maildir's `Sent`); nil when there is none.
+    package static func sentFolder(_ account: AccountSection, on connection: MailConnection) throws -> String? {
+        if let folder = account.sent { return folder }
+        return try connection.specialUseFolder("\\Sent")
     }
 
     /// After the mail: pending webhooks (after the mail actions, so a slow or failing

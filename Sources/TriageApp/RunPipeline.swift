@@ -111,7 +111,9 @@ package struct RunPipeline {
             let shared = try AccountSession.accountSetup(account, on: connection, setup: setup, options: options, context: context,
                                                          known: { FileManager.default.fileExists(
                                                              atPath: MailboxState.path(store: stateRoot, account: account.name, mailbox: $0)) })
-            for mailbox in account.mailboxes + shared.filed {
+            // The Sent folder once, even when `mailboxes =` names it (`in:Sent` holds there too).
+            let read = (account.mailboxes + shared.extra).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            for mailbox in read {
                 let outcome: (status: ExitStatus, processed: Int, records: Int)
                 do {
                     outcome = try AccountSession.runMailbox(mailbox, account: account, on: connection, setup: setup, options: options,
@@ -121,6 +123,12 @@ package struct RunPipeline {
                     // A Sieve folder deleted since a run read it: skipped, as the LIST would have.
                     let existing = try FolderNames.existing(on: connection)
                     if try FolderNames.missing([mailbox], existing: existing, on: connection).isEmpty { throw error }
+                    if mailbox == shared.sent {
+                        // `sent = FOLDER` naming a folder that is not there: said, not skipped silently.
+                        context.err("triage: account \(account.name): \(try FolderNames.missingLine((mailbox, nil), on: connection)); "
+                                    + "a rule reads in:Sent, but no sent mail is read: create it or fix sent = in [account \(account.name)]\n")
+                        worst = max(worst, .config)
+                    }
                     continue
                 }
                 source.mailboxes[mailbox] = RunRecord.MailboxRun(lastRun: book.stamp, messages: outcome.processed)

@@ -134,7 +134,8 @@ package final class WatchLoop {
             // one that closes again within the minute is the same outage.
             if verbose && !watch.policy.inOutage {
                 let how = watch.idler != nil ? "IDLE" : "a look every \(Int(pollInterval)) s (no IDLE)"
-                let what = watch.filed ? " (a folder the Sieve script files into)" : ""
+                let what = watch.filed ? " (a folder the Sieve script files into)"
+                    : watch.shared.sent == watch.mailbox ? " (the Sent folder, for in:Sent)" : ""
                 context.out("\(watch.name): watching with \(how)\(what)\n")
             }
             watch.policy.connected(at: Date())
@@ -149,10 +150,12 @@ package final class WatchLoop {
     /// besides `mailboxes`: mail filed at delivery still gets its local actions. Looked
     /// up on every connection of the account, so a folder made later is found at the
     /// next reconnection; the new watches connect on the loop's next turn.
+    /// The Sent folder (a rule reads `in:Sent`) is added the same way.
     private func addFiled(_ watch: MailboxWatch) {
-        for folder in watch.shared.filed
+        for folder in watch.shared.extra
         where !watches.contains(where: { $0.account.name == watch.account.name && $0.mailbox == folder }) {
-            watches.append(MailboxWatch(account: watch.account, mailbox: folder, filed: true, policy: policy))
+            watches.append(MailboxWatch(account: watch.account, mailbox: folder, filed: watch.shared.filed.contains(folder),
+                                        policy: policy))
         }
     }
 

@@ -190,6 +190,15 @@ public final class MaildirConnection: MailConnection {
         return .rename
     }
 
+    /// `\\Sent`: the `Sent` folder (`.Sent`, the Maildir++ name mail clients use) when
+    /// it exists; nil for any other attribute.
+    public func specialUseFolder(_ attribute: String) throws -> String? {
+        guard attribute.lowercased() == "\\sent" else { return nil }
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path(of: "Sent") + "/cur", isDirectory: &isFolder) && isFolder.boolValue
+            ? "Sent" : nil
+    }
+
     /// Makes the folder `name` (its `cur/`, `new/` and `tmp/`, private) unless it exists:
     /// the default `Archive` of a Maildir account, which the user never named.
     public func createFolder(_ name: String) throws {
@@ -213,9 +222,6 @@ public final class MaildirConnection: MailConnection {
 
     /// Nil: each folder is found by opening it (`open` looks for its `cur/`).
     public func folderList() throws -> [String]? { nil }
-
-    /// None: a Maildir marks no folder's use.
-    public func specialUseFolder(_ attribute: String) throws -> String? { nil }
 
     /// `Archive` (`defaultArchiveFolder`), made when `create` and missing.
     public func archiveFolder(create: Bool) throws -> String? {

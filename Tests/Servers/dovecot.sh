@@ -195,6 +195,10 @@ namespace inbox {
     special_use = \Trash
     auto = no
   }
+  mailbox "Sent Messages" {
+    special_use = \Sent
+    auto = no
+  }
 }
 BLOCK
 }

@@ -109,6 +109,9 @@ public struct AccountSection: Sendable {
     /// `Authentication-Results` it adds (RFC 8601), the only ones a one-click
     /// unsubscribe trusts (docs/digest.md); nil: none is trusted.
     public var authservID: String?
+    /// `sent = FOLDER`: the folder `in:Sent` reads (as `move` names folders); nil: the
+    /// SPECIAL-USE `\Sent` folder, or `Sent` on a Maildir.
+    public var sent: String?
     /// `sieve_port = N`: the ManageSieve port of an IMAP account's host (`triage deploy
     /// sieve`); nil for 4190 (RFC 5804).
     public var sievePort: UInt16?

@@ -41,6 +41,11 @@ public enum DigestFormat {
         }
     }
 
+    /// How long a follow-up has waited: `sent today`, `1 day`, `3 days`.
+    public static func waited(days: Int) -> String {
+        days <= 0 ? "sent today" : count(days, "day", "days")
+    }
+
     /// `1 reminder`, `3 reminders`.
     public static func count(_ n: Int, _ singular: String, _ plural: String) -> String {
         Counted.of(n, singular, plural: plural)
@@ -62,6 +67,7 @@ public enum DigestFormat {
     public static func countParts(_ plan: DigestPlan) -> [String] {
         var parts: [String] = []
         if !plan.reminders.isEmpty { parts.append(count(plan.reminders.count, "reminder", "reminders")) }
+        if !plan.waitingFor.isEmpty { parts.append("\(plan.waitingFor.count) waiting for") }
         for queue in plan.queues where !queue.items.isEmpty { parts.append(queueCount(queue.name, queue.items.count)) }
         for section in plan.sections where !section.entries.isEmpty { parts.append(Counted.section(section.entries.count, section.name)) }
         return parts

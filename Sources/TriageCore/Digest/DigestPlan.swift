@@ -16,6 +16,21 @@ public struct DigestPlan: Sendable, Hashable {
         }
     }
 
+    /// An open follow-up in the "Waiting for" section: a message the user sent that no
+    /// one has answered yet.
+    public struct WaitingItem: Sendable, Hashable {
+        /// The follow-up reminder (`Reminder.followUp` is set).
+        public var reminder: Reminder
+        /// Whole calendar days since the message was sent, to the digest's day.
+        public var days: Int
+
+        /// Creates an item.
+        public init(reminder: Reminder, days: Int) {
+            self.reminder = reminder
+            self.days = days
+        }
+    }
+
     /// A queue entry in the digest.
     public struct QueueItem: Sendable, Hashable {
         /// The record.
@@ -68,6 +83,8 @@ public struct DigestPlan: Sendable, Hashable {
     public var sections: [Section]
     /// Open reminders due the day after (the "Coming up" line); not items of this digest.
     public var comingUp: [Reminder] = []
+    /// Open follow-ups, waited for longest first (the "Waiting for" section); not in `reminders`.
+    public var waitingFor: [WaitingItem] = []
 
     /// Creates a plan.
     public init(day: CivilDate, reminders: [ReminderItem] = [], queues: [QueueGroup] = [], sections: [Section] = []) {
@@ -82,13 +99,14 @@ public struct DigestPlan: Sendable, Hashable {
 
     /// All items: reminders, queue entries and digest entries.
     public var itemCount: Int {
-        reminders.count + queues.reduce(0) { $0 + $1.items.count } + sections.reduce(0) { $0 + $1.entries.count }
+        reminders.count + waitingFor.count + queues.reduce(0) { $0 + $1.items.count }
+            + sections.reduce(0) { $0 + $1.entries.count }
     }
 
     /// The ids of the reminders and queue entries shown, which a reply to the digest may
     /// act on, and of the digest entries shown with an Unsubscribe link (`unsubscribableIDs`).
     public var actionableIDs: [String] {
-        reminders.map(\.reminder.id) + queues.flatMap { $0.items.map(\.entry.id) } + unsubscribableIDs
+        reminders.map(\.reminder.id) + waitingFor.map(\.reminder.id) + queues.flatMap { $0.items.map(\.entry.id) } + unsubscribableIDs
     }
 
     /// The digest entries shown with an Unsubscribe link: those of every section but

@@ -4,6 +4,9 @@
 /// - Reminders and queue entries are cumulative: an open one due on or before
 ///   the day is in that day's digest, and in every later one while it stays
 ///   open, with its age in days. Done (or removed) ones drop out.
+/// - Open follow-ups (reminders on sent mail, `Reminder.followUp`) are in "Waiting
+///   for" in every digest from the day the message was sent until answered or
+///   done, with the days since; not among the reminders, due or not.
 /// - Digest entries appear once, in the first digest after they arrived: an
 ///   unreported entry created on or before the day. An entry already reported
 ///   on exactly that day is shown again too, so that previewing or re-sending
@@ -41,6 +44,11 @@ public struct DigestPlanner: Sendable {
 
     private func plan(day: CivilDate, reminders: [Reminder], queueEntries: [QueueEntry],
                       selectedEntries: [DigestEntry]) -> DigestPlan {
+        // Follow-ups are in "Waiting for" from the day the message was sent, due or not.
+        let waiting = reminders.filter { $0.status == .open && $0.followUp != nil && $0.followUp!.sent.localDay <= day }
+            .sorted { ($0.followUp!.sent, $0.id) < ($1.followUp!.sent, $1.id) }
+            .map { DigestPlan.WaitingItem(reminder: $0, days: $0.followUp!.sent.localDay.days(until: day)) }
+        let reminders = reminders.filter { $0.followUp == nil }
         let dueReminders = reminders
             .filter { $0.status == .open && $0.due <= day }
             .sorted { ($0.due, $0.at.map { $0.hour * 60 + $0.minute } ?? -1, $0.created, $0.id)
@@ -63,6 +71,7 @@ public struct DigestPlanner: Sendable {
             DigestPlan.Section(name: name, entries: bySection[name]!.sorted { ($0.created, $0.id) < ($1.created, $1.id) })
         }
         var plan = DigestPlan(day: day, reminders: dueReminders, queues: queues, sections: sections)
+        plan.waitingFor = waiting
         let tomorrow = day.adding(days: 1)
         plan.comingUp = reminders.filter { $0.status == .open && $0.due == tomorrow }
             .sorted { ($0.at.map { $0.hour * 60 + $0.minute } ?? -1, $0.created, $0.id) < ($1.at.map { $0.hour * 60 + $0.minute } ?? -1, $1.created, $1.id) }

@@ -198,6 +198,24 @@ public struct DigestView: Sendable {
             sections.append(Section(heading: "Reminders", count: items.count,
                                     note: plan.reminders.contains { $0.overdueDays == 0 } ? "due today" : nil, items: items))
         }
+        if !plan.waitingFor.isEmpty {
+            let items = plan.waitingFor.map { item in
+                let r = item.reminder
+                let due = r.due <= plan.day
+                var details = [(due ? "no reply; follow up was due " : "follow up on ") + DigestFormat.shortDay(r.due)
+                               + (r.at.map { " at \($0)" } ?? "")]
+                if let note = r.note.map({ DigestFormat.oneLine($0) }), !note.isEmpty { details.append("note: " + note) }
+                let shortID = short(r.id, fallback: ids.reminders)
+                let subject = r.message.map(subjectLine) ?? "(no subject)"
+                let recipient = DigestFormat.oneLine(r.followUp?.recipient ?? "")
+                return Item(title: (recipient.isEmpty ? "" : recipient + ": ") + subject,
+                            status: DigestFormat.waited(days: item.days), overdue: due, details: details,
+                            date: r.message.flatMap { DigestFormat.messageDate($0.date, in: timeZone, digestDay: plan.day) },
+                            subject: nil, snippet: nil, link: links.messageLink(r.message), shortID: shortID, reply: "done \(shortID)",
+                            actions: actions(kind: Reminder.kindFolder, id: r.id, shortID: shortID, snooze: true))
+            }
+            sections.append(Section(heading: "Waiting for", count: items.count, note: nil, items: items))
+        }
         for queue in plan.queues where !queue.items.isEmpty {
             let ordered = queue.items.sorted { Self.newer($0.entry.message, $0.entry.created, than: $1.entry.message, $1.entry.created) }
             let items = ordered.map { item in

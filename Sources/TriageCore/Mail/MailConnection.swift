@@ -72,7 +72,8 @@ public protocol MailConnection: AnyObject {
     func folderList() throws -> [String]?
 
     /// The folder (as the rules name folders) marked with a SPECIAL-USE `attribute`
-    /// (`\Trash`, `\Archive`, RFC 6154), or nil when none is. Default: nil.
+    /// (`\Trash`, `\Archive`, `\Sent`, RFC 6154), or nil when none is. A Maildir answers for
+    /// `\Sent` with its `Sent` folder (`.Sent`) when there is one. Default: nil.
     func specialUseFolder(_ attribute: String) throws -> String?
 
     /// Where `archive` files mail when the account names no folder: a server's

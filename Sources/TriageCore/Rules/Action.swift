@@ -32,6 +32,9 @@ public enum Action: Hashable, Sendable {
     case queue(name: String, inDays: Int?)
     /// Make a reminder.
     case remind(ReminderSpec)
+    /// Make a follow-up reminder for a message the user sent, due after `FollowUpSpec`
+    /// counted from its sending, closed by an answer (`FollowUpTracker`).
+    case followUp(FollowUpSpec)
     /// Report the message once in the digest, in `section`.
     case digest(section: String)
     /// POST the message summary as JSON to `url`.

@@ -26,6 +26,16 @@ public enum ActionFormatter {
             }
             if let note = spec.note { text += " note \(quote(note))" }
             return text
+        case .followUp(let spec):
+            var text = "follow up"
+            switch spec.wait {
+            case .hours(let n): text += " in \(n) \(n == 1 ? "hour" : "hours")"
+            case .day(.inDays(let n)): text += " in \(n) \(n == 1 ? "day" : "days")"
+            case .day(.on(let day)): text += " on \(day.iso)"
+            case .day(.next(let weekday)): text += " on \(ReminderSyntax.weekdays[weekday])"
+            }
+            if let at = spec.at { text += " at \(at)" }
+            return text
         case .digest(let section): return "digest \(quote(section))"
         case .webhook(let url): return "webhook \(quote(url))"
         case .stop: return "stop"
@@ -62,6 +72,17 @@ public enum ActionFormatter {
             }
             if let note = spec.note { pairs.append(("note", .string(note))) }
             return object("remind", pairs)
+        case .followUp(let spec):
+            // Due after the message's sending, which only the message says: the wait as written.
+            var pairs: [(String, JSONValue)] = []
+            switch spec.wait {
+            case .hours(let n): pairs.append(("hours", .int(Int64(n))))
+            case .day(.inDays(let n)): pairs.append(("days", .int(Int64(n))))
+            case .day(.on(let day)): pairs.append(("on", .string(day.iso)))
+            case .day(.next(let weekday)): pairs.append(("on", .string(ReminderSyntax.weekdays[weekday])))
+            }
+            if let at = spec.at { pairs.append(("at", .string(at.description))) }
+            return object("follow_up", pairs)
         case .digest(let section): return object("digest", [("section", .string(section))])
         case .webhook(let url): return object("webhook", [("url", .string(url))])
         case .stop: return object("stop")

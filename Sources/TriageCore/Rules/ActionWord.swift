@@ -8,6 +8,7 @@ public struct ActionWord: Sendable {
     /// The word that starts an action.
     public enum Name: String, CaseIterable, Sendable {
         case label, unlabel, move, archive, mark, flag, queue, remind, digest, webhook, stop
+        case follow
     }
 
     /// The word.
@@ -42,6 +43,11 @@ public struct ActionWord: Sendable {
         case .digest: return ActionWord(name: name, forms: ["digest [\"SECTION\"]"], examples: [.digest(section: "FYI")])
         case .webhook: return ActionWord(name: name, forms: ["webhook \"URL\""], examples: [.webhook(url: "https://example.test/")])
         case .stop: return ActionWord(name: name, forms: ["stop"], examples: [.stop])
+        case .follow:
+            return ActionWord(name: name, forms: ["follow up in N days", "follow up on DAY [at TIME]"],
+                              examples: [.followUp(FollowUpSpec(wait: .day(.inDays(3)))),
+                                         .followUp(FollowUpSpec(wait: .day(.on(CivilDate(year: 2026, month: 12, day: 7))),
+                                                                at: TimeOfDay(hour: 9, minute: 0)))])
         }
     }
 }
@@ -61,6 +67,7 @@ extension Action {
         case .digest: return .digest
         case .webhook: return .webhook
         case .stop: return .stop
+        case .followUp: return .follow
         }
     }
 }

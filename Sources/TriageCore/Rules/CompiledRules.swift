@@ -19,6 +19,16 @@ public struct CompiledRules: Sendable {
     /// `\Important` label in X-GM-LABELS): a run on another server refuses them.
     public let importantRules: [CompiledRule]
 
+    /// Whether some rule makes follow-ups (`follow up in 3 days`): then every message
+    /// read is looked at for answers (`FollowUpTracker`).
+    public var followsUp: Bool {
+        rules.contains { $0.actions.contains { if case .followUp = $0 { return true } else { return false } } }
+    }
+
+    /// Whether some rule's query has `in:Sent` (case ignored): then `run` and `watch`
+    /// read the account's Sent folder too.
+    public internal(set) var readsSent = false
+
     /// The configured time zone.
     public var timeZone: TimeZone { environment.timeZone }
 

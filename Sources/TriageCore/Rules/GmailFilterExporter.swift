@@ -51,7 +51,7 @@ public enum GmailFilterExporter {
                     case .archive: properties.append(("shouldArchive", "true"))
                     case .markRead: properties.append(("shouldMarkAsRead", "true"))
                     case .flag: properties.append(("shouldStar", "true"))
-                    case .stop, .queue, .remind, .digest, .webhook, .unlabel, .markUnread: continue
+                    case .stop, .queue, .remind, .followUp, .digest, .webhook, .unlabel, .markUnread: continue
                     }
                 }
                 guard properties.allSatisfy({ !$0.1.unicodeScalars.contains { ControlCharacters.isControl($0) } }) else {

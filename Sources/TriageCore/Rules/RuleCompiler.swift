@@ -38,10 +38,16 @@ public enum RuleCompiler {
             if readsImportant { importantRules.append(made) }
         }
         let reads = CompiledRules.reads(predicates)
-        let result = CompiledRules(rules: compiled, environment: environment, program: program, vocabulary: vocabulary,
+        // Follow-ups read every message's In-Reply-To and References (an answer closes
+        // one) and a sent message's recipients (the title).
+        let followsUp = compiled.contains { $0.actions.contains { if case .followUp = $0 { return true } else { return false } } }
+        let headerFields = followsUp ? reads.headerFields.map { Array(Set($0).union(FollowUpTracker.headerFields)).sorted() }
+            : reads.headerFields
+        var result = CompiledRules(rules: compiled, environment: environment, program: program, vocabulary: vocabulary,
                                    identityIDs: identityIDs, keepsText: keepsText, headerNames: headerNames,
                                    importantRules: importantRules, neededParts: reads.parts,
-                                   neededHeaderFields: reads.headerFields)
+                                   neededHeaderFields: headerFields)
+        result.readsSent = predicates.contains { $0 == .inFolder(FollowUpTracker.sentFolder) }
         return (result, diagnostics)
     }
 

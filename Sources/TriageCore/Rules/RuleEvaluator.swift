@@ -69,7 +69,7 @@ public enum RuleEvaluator {
         case .move, .archive: return "folder"
         case .markRead, .markUnread: return "read"
         case .digest: return "digest section"
-        case .label, .unlabel, .flag, .queue, .remind, .webhook, .stop: return nil
+        case .label, .unlabel, .flag, .queue, .remind, .followUp, .webhook, .stop: return nil
         }
     }
 
@@ -85,8 +85,9 @@ public enum RuleEvaluator {
             spec.title = x(spec.title)
             spec.note = spec.note.map(x)
             return .remind(spec)
-        // A queue name is a plain word; a webhook URL never takes text from the sender.
-        case .queue, .webhook, .markRead, .markUnread, .flag, .archive, .stop: return action
+        // A queue name is a plain word; a webhook URL never takes text from the sender;
+        // a follow-up's title is made from the message when the record is.
+        case .queue, .webhook, .followUp, .markRead, .markUnread, .flag, .archive, .stop: return action
         }
     }
 }

@@ -562,6 +562,7 @@ public struct RuleParser {
             }
             return .queue(name: queue, inDays: days)
         case .remind: return .remind(try parseReminder(templates: true))
+        case .follow: return .followUp(try parseFollowUp())
         case .digest:
             if peek.kind == .string {
                 return .digest(section: try argument(after: token, what: "a section name"))
@@ -659,6 +660,86 @@ public struct RuleParser {
             error(expectedSpan, "expected 'days' or 'weeks' after 'in \(days)'")
         }
         return days
+    }
+
+    // MARK: - Follow-ups
+
+    /// After `follow`: `up in N hours|days|weeks`, or `up [on] DAY [at TIME]` with DAY
+    /// `tomorrow`, `next WEEKDAY`, `WEEKDAY` or `YYYY-MM-DD` (the day phrases of
+    /// `remind`), counted from the day the message was sent.
+    private mutating func parseFollowUp() throws -> FollowUpSpec {
+        let example = "as in follow up in 3 days or follow up on monday at 9am"
+        guard peek.isWord("up") else { throw error(expectedSpan, "expected 'up' after 'follow', \(example)") }
+        advance()
+        var spec: FollowUpSpec
+        if peek.isWord("in") {
+            advance()
+            let number = peek
+            guard number.kind == .word, !atRuleEnd else {
+                throw error(expectedSpan, "expected a number after 'follow up in', \(example)")
+            }
+            advance()
+            guard number.text.count <= 5, number.text.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(number.text),
+                  n >= 1, n <= 36_500 else {
+                throw error(number.span, "bad wait '\(number.text)' after 'follow up in'; write a whole number from 1, \(example)")
+            }
+            let unit = peek
+            guard unit.kind == .word, !atRuleEnd else {
+                throw error(expectedSpan, "expected 'hours', 'days' or 'weeks' after 'follow up in \(n)'")
+            }
+            advance()
+            switch unit.text.lowercased() {
+            case "hour", "hours":
+                guard n <= 24 * 366 else { throw error(number.span, "at most \(24 * 366) hours; write days or weeks") }
+                spec = FollowUpSpec(wait: .hours(n))
+            case "day", "days": spec = FollowUpSpec(wait: .day(.inDays(n)))
+            case "week", "weeks":
+                guard n <= 36_500 / 7 else { throw error(number.span, "at most \(36_500 / 7) weeks") }
+                spec = FollowUpSpec(wait: .day(.inDays(n * 7)))
+            default:
+                throw error(unit.span, "unknown unit '\(unit.text)' after 'follow up in \(n)'; write hours, days or weeks")
+            }
+        } else {
+            if peek.isWord("on") { advance() }
+            let day = peek
+            guard day.kind == .word, !atRuleEnd else {
+                throw error(expectedSpan, "expected 'in N days' or a day after 'follow up', \(example)")
+            }
+            advance()
+            let word = day.text.lowercased()
+            if word == "tomorrow" {
+                spec = FollowUpSpec(wait: .day(.inDays(1)))
+            } else if word == "next" {
+                let name = peek
+                guard name.kind == .word, !atRuleEnd, let weekday = ReminderSyntax.weekdays.firstIndex(of: name.text.lowercased()) else {
+                    throw error(expectedSpan, "expected a weekday after 'next', as in follow up next monday")
+                }
+                advance()
+                spec = FollowUpSpec(wait: .day(.next(weekday: weekday)))
+            } else if let weekday = ReminderSyntax.weekdays.firstIndex(of: word) {
+                spec = FollowUpSpec(wait: .day(.next(weekday: weekday)))
+            } else if day.text.count == 10, let date = CivilDate(iso: day.text) {
+                spec = FollowUpSpec(wait: .day(.on(date)))
+            } else if let guess = Suggestion.closest(to: word, in: ReminderSyntax.weekdays + ["tomorrow"]) {
+                throw error(day.span, "unknown day '\(day.text)' after 'follow up'; did you mean '\(guess)'?")
+            } else {
+                throw error(day.span, "unknown day '\(day.text)' after 'follow up'; write tomorrow, a weekday, next WEEKDAY "
+                            + "or YYYY-MM-DD, or in N days")
+            }
+        }
+        if peek.isWord("at") {
+            let keyword = advance()
+            if case .hours = spec.wait {
+                error(keyword.span, "'at' goes with a day, not with hours: follow up in N hours is due N hours after sending")
+            }
+            let time = peek
+            guard time.kind == .word, !atRuleEnd else { throw error(expectedSpan, "expected a time after 'at', as in at 09:00") }
+            advance()
+            if let t = TimeOfDay(phrase: time.text) { spec.at = t } else {
+                error(time.span, "bad time '\(time.text)'; write HH:MM from 00:00 to 23:59 or a time with am/pm, as in at 09:00 or at 6:30pm")
+            }
+        }
+        return spec
     }
 
     // MARK: - Reminders

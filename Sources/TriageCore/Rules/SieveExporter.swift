@@ -305,7 +305,7 @@ public enum SieveExporter {
                 lines.append("set \"stop\" \"1\";")
             case .unlabel, .markUnread:
                 throw Unexportable("\(ActionFormatter.text(action)): removes what a delivered message does not have yet; left to triage")
-            case .queue, .remind, .digest, .webhook:
+            case .queue, .remind, .followUp, .digest, .webhook:
                 continue  // triage does them when it processes the folder
             }
         }

@@ -65,6 +65,10 @@ public struct MailboxRunner {
     /// The account's `authserv_id`: the one `Authentication-Results` writer whose
     /// DKIM verdict makes a message's one-click unsubscribe trusted (`UnsubscribeOffer`).
     public var authservID: String?
+    /// Follow-ups (`follow up in 3 days`): every message read is looked at for answers,
+    /// follow-ups on answered messages are not made, and answered ones are closed after
+    /// each batch's records are written. Nil when no rule makes follow-ups.
+    public var followUps: FollowUpTracker?
     /// Whether the server's SEARCH is trusted for `narrowing` (`server_search`).
     public var serverSearch: ServerSearchMode = .auto
     /// Fewer new messages than this are fetched without asking the server's SEARCH
@@ -364,6 +368,7 @@ public struct MailboxRunner {
                 let message = makeMessage(item)
                 try describe?(message)
                 messageHook?(message)
+                followUps?.observe(message)
                 if let inbox, inbox.reader.isCandidate(message) {
                     // Before the rules: a command message is obeyed or left alone, never sorted.
                     // A link's message says it all in its subject; only a reply needs its text.
@@ -591,7 +596,10 @@ public struct MailboxRunner {
                 UnsubscribeOffer($0, fromAddress: message.sender?.address, authservID: authservID)
             }
             for planned in actions {
-                plan.records.add(planned.action, rule: planned.rule, message: message, created: plan.created)
+                // An answer already read (in any mailbox, before or in this batch): no follow-up to make.
+                if case .followUp = planned.action, let followUps, followUps.isAnswered(message.messageID ?? "") { continue }
+                plan.records.add(planned.action, rule: planned.rule, message: message, created: plan.created,
+                                 timeZone: store.timeZone)
             }
             plan.server.add(actions, uid: uid, facts: message.server, mailbox: mailbox, archive: archive)
             plan.messages[uid] = message
@@ -613,6 +621,16 @@ public struct MailboxRunner {
         if !plan.records.isEmpty {
             outcome.recordsCreated += try store.write(plan.records).created.count
             checkpoint("store")
+        }
+        // Follow-ups answered (by this batch, or made by it with an answer known): closed,
+        // then the index saved; before the state, so a crash re-reads the batch.
+        if let followUps, followUps.changed || plan.records.records.contains(where: { ($0 as? Reminder)?.followUp != nil }) {
+            for closed in try followUps.settle(store, now: now) {
+                let by = closed.followUp?.answer?.from.map { " by " + DigestFormat.oneLine($0.address, limit: 100) } ?? ""
+                report(.note(account: account, mailbox: mailbox, "follow-up answered\(by), closed: \(DigestFormat.oneLine(closed.title))"))
+            }
+            try followUps.save()
+            checkpoint("follow-ups")
         }
         // Server actions: flags first, moves last (a move ends the UID's life here).
         for (change, changeUIDs) in plan.server.changes {

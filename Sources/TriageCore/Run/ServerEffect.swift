@@ -22,7 +22,7 @@ extension Action {
         case .flag: return .change(FlagChange(.add, flags: ["\\Flagged"]))
         case .move(let folder): return .move(folder: folder)
         case .archive: return .archive
-        case .queue, .remind, .digest, .webhook, .stop: return nil
+        case .queue, .remind, .followUp, .digest, .webhook, .stop: return nil
         }
     }
 }

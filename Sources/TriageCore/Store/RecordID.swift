@@ -34,6 +34,8 @@ public enum RecordID {
         switch action {
         case .queue(let name, _): return "queue\u{0}" + name
         case .remind(let spec): return "remind\u{0}" + spec.title
+        // One follow-up per sent message and rule, whatever the wait.
+        case .followUp: return "follow up"
         case .digest(let section): return "digest\u{0}" + section
         case .label(let l): return "label\u{0}" + l
         case .unlabel(let l): return "unlabel\u{0}" + l

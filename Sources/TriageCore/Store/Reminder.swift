@@ -29,11 +29,14 @@ public struct Reminder: StoreRecord, Hashable {
     public var at: TimeOfDay?
     /// Optional geofence.
     public var place: Place?
+    /// Set for a follow-up on a message the user sent (`follow up in 3 days`).
+    public var followUp: FollowUp?
 
     enum CodingKeys: String, CodingKey {
         case id, title, note, due, at, place, status, created
         case statusChanged = "status_changed"
         case rule, message
+        case followUp = "follow_up"
     }
 
     /// The stored form of a place, in the record's snake_case style.
@@ -48,7 +51,8 @@ public struct Reminder: StoreRecord, Hashable {
     /// Creates a reminder.
     public init(id: String, title: String, note: String? = nil, due: CivilDate, at: TimeOfDay? = nil,
                 place: Place? = nil, status: WorkStatus = .open, created: Timestamp,
-                statusChanged: Timestamp? = nil, rule: String? = nil, message: MessageSummary? = nil) {
+                statusChanged: Timestamp? = nil, rule: String? = nil, message: MessageSummary? = nil,
+                followUp: FollowUp? = nil) {
         self.id = id
         self.title = title
         self.note = note
@@ -60,6 +64,7 @@ public struct Reminder: StoreRecord, Hashable {
         self.statusChanged = statusChanged
         self.rule = rule
         self.message = message
+        self.followUp = followUp
     }
 
     /// A reminder from a spec: due `spec.due` counted from `today` (today when absent).
@@ -85,6 +90,7 @@ public struct Reminder: StoreRecord, Hashable {
         statusChanged = try c.decodeIfPresent(Timestamp.self, forKey: .statusChanged)
         rule = try c.decodeIfPresent(String.self, forKey: .rule)
         message = try c.decodeIfPresent(MessageSummary.self, forKey: .message)
+        followUp = try c.decodeIfPresent(FollowUp.self, forKey: .followUp)
     }
 
     public var statusFolder: String { status.rawValue }
@@ -108,6 +114,6 @@ public struct Reminder: StoreRecord, Hashable {
             ("status_changed", .optional(statusChanged?.rfc3339)),
             ("rule", .optional(rule)),
             ("message", message?.json ?? .null),
-        ])
+        ] + (followUp.map { [("follow_up", $0.json)] } ?? []))
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Records to write together: one lock, one fsync per file and one per folder
 /// touched, however many records.
 public struct StoreBatch: Sendable {
@@ -20,8 +22,10 @@ public struct StoreBatch: Sendable {
     /// The id comes from `RecordID.forMessage(message, rule:, action:)`; pass the
     /// action as the rule wrote it, with any placeholders already expanded for
     /// this message, so the same message always gets the same id.
+    /// `timeZone` places a follow-up's due time (default: `created`'s offset).
     @discardableResult
-    public mutating func add(_ action: Action, rule: String, message: Message, created: Timestamp) -> Bool {
+    public mutating func add(_ action: Action, rule: String, message: Message, created: Timestamp,
+                             timeZone: TimeZone? = nil) -> Bool {
         guard let effect = action.storeEffect else { return false }
         let id = RecordID.forMessage(message, rule: rule, action: action)
         let today = created.localDay
@@ -32,6 +36,17 @@ public struct StoreBatch: Sendable {
                            rule: rule, message: summary))
         case .reminder(let spec):
             add(Reminder(id: id, spec: spec, today: today, created: created, rule: rule, message: summary))
+        case .followUp(let spec):
+            // Due after the message's sending (its Date header, else its arrival).
+            let zone = timeZone ?? TimeZone(secondsFromGMT: created.utcOffsetSeconds) ?? .gmt
+            let sentSeconds = message.date?.secondsSince1970 ?? message.server.internalDate ?? created.secondsSince1970
+            let sent = Timestamp(secondsSince1970: sentSeconds, utcOffsetSeconds: message.date?.utcOffsetSeconds
+                                     ?? zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(sentSeconds))))
+            let due = spec.due(sent: sentSeconds, timeZone: zone)
+            let title = FollowUpSpec.title(for: message)
+            let recipient = FollowUpSpec.recipient(of: message)
+            add(Reminder(id: id, title: title, due: due.day, at: due.at, created: created, rule: rule, message: summary,
+                         followUp: FollowUp(messageID: message.messageID ?? "", sent: sent, recipient: recipient)))
         case .digestEntry(let section):
             add(DigestEntry(id: id, section: section, created: created, rule: rule, message: summary))
         case .webhookDelivery(let url):

@@ -6,6 +6,8 @@ public enum StoreEffect: Hashable, Sendable {
     case queueEntry(queue: String, inDays: Int?)
     /// A `Reminder` made from `spec`.
     case reminder(ReminderSpec)
+    /// A `Reminder` with `FollowUp` facts, due after `FollowUpSpec` from the message's sending.
+    case followUp(FollowUpSpec)
     /// A `DigestEntry` in section `section`.
     case digestEntry(section: String)
     /// A `WebhookDelivery` to `url`, posted after the run.
@@ -19,6 +21,7 @@ extension Action {
         switch self {
         case .queue(let name, let inDays): return .queueEntry(queue: name, inDays: inDays)
         case .remind(let spec): return .reminder(spec)
+        case .followUp(let spec): return .followUp(spec)
         case .digest(let section): return .digestEntry(section: section)
         case .webhook(let url): return .webhookDelivery(url: url)
         case .label, .unlabel, .move, .archive, .markRead, .markUnread, .flag, .stop: return nil

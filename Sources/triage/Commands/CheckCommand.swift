@@ -128,6 +128,21 @@ enum CheckCommand: Command {
                         }
                     }
                 }
+                // in:Sent (issue 29): which folder a run reads for it, and that it is there.
+                if rules?.readsSent ?? false {
+                    if let sent = try AccountSession.sentFolder(account, on: connection) {
+                        context.out("\(account.name): in:Sent reads \(String(reflecting: sent)) on \(server)\n")
+                        for gone in try FolderNames.missing([sent], existing: existing, on: connection) {
+                            context.err("triage: account \(account.name): \(try FolderNames.missingLine(gone, on: connection)); "
+                                        + "create it or fix sent = in [account \(account.name)]\n")
+                            worst = max(worst, .config)
+                        }
+                    } else {
+                        context.err("triage: account \(account.name): a rule reads in:Sent, but \(server) marks no folder \\Sent "
+                                    + "(SPECIAL-USE) and [account \(account.name)] sets no sent = FOLDER: set sent = FOLDER\n")
+                        worst = max(worst, .config)
+                    }
+                }
                 // Narrowing on the server (issue 14): what a run asks the server's SEARCH, or why not.
                 if let rules, connection.canSearch {
                     context.out("\(account.name): \(narrowingLine(ServerNarrowing.plan(rules), account: account, on: connection))\n")
