@@ -2,12 +2,23 @@ import CEtPan
 import Glibc
 import TriageCore
 
-/// IDLE (RFC 2177) for `triage watch`: wait on the open mailbox until the server
-/// says something, then DONE. The caller waits on `idleDescriptor` itself (poll),
-/// so that one thread can watch several connections and a stop signal at once.
+/// IDLE (RFC 2177) and NOTIFY (RFC 5465) for `triage watch`: wait on the open
+/// mailbox (or, with NOTIFY, on every watched one) until the server says something,
+/// then DONE. The caller waits on `idleDescriptor` itself (poll), so that one thread
+/// can watch several connections and a stop signal at once. And STATUS, to look at
+/// a mailbox without opening it.
 extension IMAPConnection {
     /// Whether the server announced IDLE after login.
     public var hasIdle: Bool { capabilities.contains("IDLE") }
+
+    /// IDLE, for `MailConnection`.
+    public var canIdle: Bool { hasIdle }
+
+    /// NOTIFY, for `MailConnection`.
+    public var canNotify: Bool { capabilities.contains("NOTIFY") }
+
+    /// STATUS is IMAP4rev1's: every server has it.
+    public var canPollStatus: Bool { true }
 
     /// Sends IDLE on the open mailbox and reads the server's `+` continuation.
     /// Throws `MailError` as every command does.
@@ -16,6 +27,7 @@ extension IMAPConnection {
             throw MailError(.protocol, server: serverName, "IDLE needs an open mailbox")
         }
         do {
+            streamGuard?.idling = true
             try perform("IDLE", mailbox: selected?.name) { mailimap_idle($0) }
         } catch {
             // Half in IDLE or not: the two sides may disagree; nothing more goes on this session.
@@ -41,11 +53,97 @@ extension IMAPConnection {
     /// meanwhile (EXISTS, EXPUNGE), within the command timeout: a server that does not
     /// answer DONE is a dead connection (`MailError`, kind `.timeout` or `.connect`).
     public func finishIdle() throws {
+        defer { streamGuard?.idling = false }
         do {
             try perform("DONE", mailbox: selected?.name) { mailimap_idle_done($0) }
         } catch {
             streamBroken = true
             throw error
         }
+    }
+
+    // MARK: - NOTIFY
+
+    /// `NOTIFY SET (selected (MessageNew MessageExpunge)) (mailboxes (A B ...) (MessageNew
+    /// MessageExpunge))`: from now on the server says `* STATUS name (...)` when mail comes
+    /// to or goes from one of `mailboxes`, and EXISTS / EXPUNGE for the selected one.
+    /// libetpan has no NOTIFY: the command goes as written (`mailimap_custom_command`);
+    /// the notices are taken from the stream (`StreamGuard.collectsNotices`).
+    public func notify(_ mailboxes: [String]) throws {
+        var wires: [String: String] = [:]
+        var quoted: [String] = []
+        for mailbox in mailboxes {
+            let wire = ModifiedUTF7.encode(try serverFolder(mailbox))
+            // A name a quoted string cannot carry cannot be watched this way (the caller
+            // watches without NOTIFY then).
+            guard !wire.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 > 0x7E }) else {
+                throw MailError(.protocol, server: serverName, "mailbox \(ControlCharacters.replaced(in: mailbox)) cannot be named in NOTIFY")
+            }
+            wires[wire.uppercased() == "INBOX" ? "INBOX" : wire] = mailbox
+            quoted.append("\"" + wire.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"")
+        }
+        let command = "NOTIFY SET (selected (MessageNew MessageExpunge)) (mailboxes (\(quoted.joined(separator: " "))) "
+            + "(MessageNew MessageExpunge))"
+        streamGuard?.collectsNotices = true
+        try perform("NOTIFY") { mailimap_custom_command($0, command) }
+        notifyNames = wires
+    }
+
+    /// What the server said of the watched mailboxes since the last call: the names
+    /// of its STATUS notices (as the rules name them), EXISTS / EXPUNGE in IDLE, and
+    /// whether something could not be tied to a mailbox.
+    public func takeMailboxNews() -> MailboxNews {
+        guard let streamGuard else { return MailboxNews() }
+        let (lines, overflowed) = streamGuard.takeNotices()
+        var news = MailboxNews(unclear: overflowed)
+        for line in lines {
+            let text = String(decoding: line, as: UTF8.self)
+            guard text.uppercased().hasPrefix("* STATUS ") else {
+                news.selected = true
+                continue
+            }
+            guard let wire = Self.statusName(text.dropFirst(9)) else {
+                news.unclear = true
+                continue
+            }
+            if let name = notifyNames[wire.uppercased() == "INBOX" ? "INBOX" : wire] {
+                news.mailboxes.insert(name)
+            } else if let namespace {
+                news.mailboxes.insert(namespace.ruleName(ModifiedUTF7.decode(wire)))
+            } else {
+                news.unclear = true
+            }
+        }
+        return news
+    }
+
+    /// The mailbox name at the start of a STATUS notice's rest: an atom or a quoted
+    /// string; nil for a literal (`{n}`, the name on the next line) or anything else.
+    static func statusName(_ rest: Substring) -> String? {
+        if rest.hasPrefix("\"") {
+            var name = "", escaped = false
+            for character in rest.dropFirst() {
+                if escaped { name.append(character); escaped = false }
+                else if character == "\\" { escaped = true }
+                else if character == "\"" { return name }
+                else { name.append(character) }
+            }
+            return nil
+        }
+        guard !rest.hasPrefix("{"), let end = rest.firstIndex(of: " ") else { return nil }
+        let atom = rest[..<end]
+        return atom.isEmpty ? nil : String(atom)
+    }
+
+    // MARK: - STATUS
+
+    /// `STATUS name (UIDVALIDITY UIDNEXT MESSAGES)` of a mailbox as the rules name it.
+    public func pollStatus(_ mailbox: String) throws -> MailboxCounters {
+        let wire = ModifiedUTF7.encode(try serverFolder(mailbox))
+        let values = try status(wire, [MAILIMAP_STATUS_ATT_UIDVALIDITY, MAILIMAP_STATUS_ATT_UIDNEXT, MAILIMAP_STATUS_ATT_MESSAGES],
+                                failure: { self.selectFailure($0, mailbox: mailbox, wire: wire) })
+        return MailboxCounters(uidValidity: values[MAILIMAP_STATUS_ATT_UIDVALIDITY] ?? 0,
+                               uidNext: values[MAILIMAP_STATUS_ATT_UIDNEXT] ?? 0,
+                               messages: values[MAILIMAP_STATUS_ATT_MESSAGES] ?? 0)
     }
 }
