@@ -22,8 +22,6 @@ package final class WatchChannel {
     package var shared = AccountSession.AccountShared(archive: nil, commands: nil, filed: [])
     /// In IDLE since this instant, or nil.
     package var idleSince: Date?
-    /// The mailbox its last pass opened (NOTIFY's EXISTS are about it).
-    package var selected: String?
     /// NOTIFY must be sent (again) with the mailboxes now watched.
     package var notifyPending = false
     /// When to try to connect again.
@@ -53,6 +51,5 @@ package final class WatchChannel {
         connection?.close()
         connection = nil
         idleSince = nil
-        selected = nil
     }
 }

@@ -268,7 +268,7 @@ package final class WatchLoop {
         guard !news.isEmpty else { return }
         for watch in channel.mailboxes {
             let named = news.mailboxes.contains { $0 == watch.mailbox || ($0.uppercased() == "INBOX" && watch.mailbox.uppercased() == "INBOX") }
-            if news.unclear || named || (news.selected && channel.selected == watch.mailbox) { watch.dirty = true }
+            if news.unclear || named { watch.dirty = true }
         }
     }
 
@@ -359,7 +359,6 @@ package final class WatchLoop {
                                                             printer: pipeline.printer, context: context,
                                                             checkpoint: pipeline.checkpoint)
                 watch.dirty = false
-                channel.selected = watch.mailbox
                 watch.nextPoll = now.addingTimeInterval(pollInterval)
                 var source = book.record.accounts[watch.account.name] ?? RunRecord.Source()
                 source.mailboxes[watch.mailbox] = RunRecord.MailboxRun(lastRun: book.stamp, messages: outcome.processed)

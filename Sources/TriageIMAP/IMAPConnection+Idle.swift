@@ -27,7 +27,6 @@ extension IMAPConnection {
             throw MailError(.protocol, server: serverName, "IDLE needs an open mailbox")
         }
         do {
-            streamGuard?.idling = true
             try perform("IDLE", mailbox: selected?.name) { mailimap_idle($0) }
         } catch {
             // Half in IDLE or not: the two sides may disagree; nothing more goes on this session.
@@ -53,7 +52,6 @@ extension IMAPConnection {
     /// meanwhile (EXISTS, EXPUNGE), within the command timeout: a server that does not
     /// answer DONE is a dead connection (`MailError`, kind `.timeout` or `.connect`).
     public func finishIdle() throws {
-        defer { streamGuard?.idling = false }
         do {
             try perform("DONE", mailbox: selected?.name) { mailimap_idle_done($0) }
         } catch {
@@ -90,16 +88,18 @@ extension IMAPConnection {
     }
 
     /// What the server said of the watched mailboxes since the last call: the names
-    /// of its STATUS notices (as the rules name them), EXISTS / EXPUNGE in IDLE, and
+    /// of its STATUS notices (as the rules name them), the open mailbox's on EXISTS, and
     /// whether something could not be tied to a mailbox.
     public func takeMailboxNews() -> MailboxNews {
         guard let streamGuard else { return MailboxNews() }
         let (lines, overflowed) = streamGuard.takeNotices()
-        var news = MailboxNews(unclear: overflowed)
-        for line in lines {
+        var news = MailboxNews(mailboxes: leftBehind, unclear: overflowed)
+        leftBehind = []
+        for (line, selected) in lines {
             let text = String(decoding: line, as: UTF8.self)
             guard text.uppercased().hasPrefix("* STATUS ") else {
-                news.selected = true
+                // EXISTS: new mail in the mailbox open then.
+                if let selected { news.mailboxes.insert(selected) }
                 continue
             }
             guard let wire = Self.statusName(text.dropFirst(9)) else {
@@ -115,6 +115,23 @@ extension IMAPConnection {
             }
         }
         return news
+    }
+
+    /// With NOTIFY, mail that came to the mailbox just left while it was open is
+    /// announced by an EXISTS that a server may drop when another mailbox is selected
+    /// before it was sent (Dovecot does), and no STATUS follows: so, after the SELECT
+    /// (from then on a notice would come), `STATUS left (UIDNEXT)` beyond the UIDNEXT
+    /// its own SELECT saw is news of it. (Mail its pass took costs one pass more.)
+    func noteMailLeftBehind(_ left: String, uidNext: UInt32) throws {
+        guard streamGuard?.collectsNotices == true, uidNext > 0 else { return }
+        let wire = ModifiedUTF7.encode(try serverFolder(left))
+        do {
+            let now = try status(wire, [MAILIMAP_STATUS_ATT_UIDNEXT])[MAILIMAP_STATUS_ATT_UIDNEXT] ?? 0
+            if now != uidNext { leftBehind.insert(left) }
+        } catch let failure as MailError where isRefusal(failure) {
+            // Deleted meanwhile, say: its own pass will say so.
+            leftBehind.insert(left)
+        }
     }
 
     /// The mailbox name at the start of a STATUS notice's rest: an atom or a quoted

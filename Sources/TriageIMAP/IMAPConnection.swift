@@ -40,6 +40,9 @@ public final class IMAPConnection: MailConnection {
     /// After NOTIFY: the server's names of the watched mailboxes (INBOX upper-case), to
     /// the names the rules use.
     var notifyNames: [String: String] = [:]
+    /// After NOTIFY: mailboxes that got mail while open and were left before it was
+    /// announced (`noteMailLeftBehind`).
+    var leftBehind: Set<String> = []
     /// Set when the stream failed (timeout, reset): nothing more is sent.
     var streamBroken = false
 

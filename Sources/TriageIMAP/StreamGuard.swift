@@ -47,17 +47,19 @@ final class StreamGuard {
     private(set) var currentLine: [UInt8] = []
 
     /// Set on a connection that asked for NOTIFY (RFC 5465): the untagged `STATUS`
-    /// lines received (during any command or IDLE), and `EXISTS` / `EXPUNGE` lines
-    /// received while `idling`, are kept for `IMAPConnection.takeMailboxNews`.
+    /// lines received (during any command or IDLE), and the `EXISTS` lines received
+    /// while `selectedMailbox` is open (not SELECT's own), are kept for
+    /// `IMAPConnection.takeMailboxNews`.
     /// libetpan keeps only the last STATUS it parsed, and answers to commands carry
     /// them too, so they are taken here, where every byte passes. (A line inside a
     /// message's literal that looks like one costs at most a needless pass.)
     var collectsNotices = false
-    /// Whether the connection is in IDLE (EXISTS and EXPUNGE count then only: SELECT's
-    /// own answer has EXISTS too).
-    var idling = false
-    /// The notice lines kept (at most `maxNotices`, without the line end).
-    private(set) var notices: [[UInt8]] = []
+    /// The mailbox open on the connection, set once SELECT's answer is read (its own
+    /// EXISTS is no news): an EXISTS later is new mail there, during IDLE or a pass.
+    var selectedMailbox: String?
+    /// The notice lines kept (at most `maxNotices`, without the line end), each with
+    /// the mailbox open when it came.
+    private(set) var notices: [(line: [UInt8], selected: String?)] = []
     /// More notices came than are kept: any mailbox may have news.
     private(set) var noticesOverflowed = false
     /// The notice line being received (from its `*`), or nil.
@@ -66,7 +68,7 @@ final class StreamGuard {
     static let maxNotices = 256
 
     /// Takes the notices kept so far and whether some were not kept.
-    func takeNotices() -> (lines: [[UInt8]], overflowed: Bool) {
+    func takeNotices() -> (lines: [(line: [UInt8], selected: String?)], overflowed: Bool) {
         defer { notices = []; noticesOverflowed = false }
         return (notices, noticesOverflowed)
     }
@@ -197,9 +199,9 @@ final class StreamGuard {
         let text = String(decoding: line.prefix(64), as: UTF8.self).uppercased()
         let words = text.split(separator: " ")
         let isStatus = text.hasPrefix("* STATUS ")
-        let isChange = idling && words.count >= 3 && words[1].allSatisfy(\.isNumber) && (words[2] == "EXISTS" || words[2] == "EXPUNGE")
-        guard isStatus || isChange else { return }
-        if notices.count < Self.maxNotices { notices.append(line) } else { noticesOverflowed = true }
+        let isNew = selectedMailbox != nil && words.count >= 3 && words[1].allSatisfy(\.isNumber) && words[2] == "EXISTS"
+        guard isStatus || isNew else { return }
+        if notices.count < Self.maxNotices { notices.append((line, selectedMailbox)) } else { noticesOverflowed = true }
     }
 
     private func blank(_ bytes: UnsafeMutableRawBufferPointer, from offset: Int) {
