@@ -155,7 +155,10 @@ extension IMAPConnection {
     // MARK: - STATUS
 
     /// `STATUS name (UIDVALIDITY UIDNEXT MESSAGES)` of a mailbox as the rules name it.
+    /// The open mailbox is synced first (NOOP): a server answers STATUS of it from the
+    /// session's view, which does not see new mail until then (Dovecot).
     public func pollStatus(_ mailbox: String) throws -> MailboxCounters {
+        if selected?.name == mailbox { try perform("NOOP") { mailimap_noop($0) } }
         let wire = ModifiedUTF7.encode(try serverFolder(mailbox))
         let values = try status(wire, [MAILIMAP_STATUS_ATT_UIDVALIDITY, MAILIMAP_STATUS_ATT_UIDNEXT, MAILIMAP_STATUS_ATT_MESSAGES],
                                 failure: { self.selectFailure($0, mailbox: mailbox, wire: wire) })
