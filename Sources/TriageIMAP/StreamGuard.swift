@@ -176,7 +176,7 @@ final class StreamGuard {
 
     /// Keeps the lines starting `* ` that are notices (see `collectsNotices`), each at
     /// most 1,024 bytes.
-    private func collectNotices(_ bytes: UnsafeRawBufferPointer) {
+    func collectNotices(_ bytes: UnsafeRawBufferPointer) {
         let newline = UInt8(ascii: "\n"), star = UInt8(ascii: "*")
         for byte in bytes {
             if noticeLine != nil {
