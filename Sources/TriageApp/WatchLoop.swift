@@ -42,6 +42,8 @@ package final class WatchLoop {
     private var nextSync: [String: Date] = [:]
     /// The seconds between syncs of each `[caldav NAME]` (scaled by the test hook).
     private let syncInterval: [String: Double]
+    /// Accounts whose server offered NOTIFY but refused it: watched without.
+    private var notifyRefused: Set<String> = []
     /// Connections lost since the last pass, to go into the run record (under the lock).
     private var failures: [(channel: WatchChannel, error: Error)] = []
 
@@ -150,8 +152,20 @@ package final class WatchLoop {
             switch channel.role {
             case .notify?:
                 // Before the first passes: mail that comes after a pass is announced.
-                try connection.notify(channel.mailboxes.map(\.mailbox))
-                channel.notifyPending = false
+                do {
+                    try connection.notify(channel.mailboxes.map(\.mailbox))
+                    channel.notifyPending = false
+                } catch let refused as MailError where refused.kind == .protocol && !notifyRefused.contains(channel.account.name) {
+                    // Offered but refused (a name it will not take, say): IDLE and STATUS
+                    // polls instead, for as long as `watch` runs.
+                    notifyRefused.insert(channel.account.name)
+                    context.err("triage: watch: account \(channel.account.name): \(refused.message); watching with IDLE "
+                                + "and STATUS looks instead (within max_connections)\n")
+                    plan(channel, on: connection)
+                    if channel.role == .poll && connection.canPollStatus {
+                        for watch in channel.mailboxes { watch.counters = try connection.pollStatus(watch.mailbox) }
+                    }
+                }
             case .poll? where connection.canPollStatus:
                 for watch in channel.mailboxes { watch.counters = try connection.pollStatus(watch.mailbox) }
             default:
@@ -195,7 +209,8 @@ package final class WatchLoop {
     private func plan(_ first: WatchChannel, on connection: MailConnection) {
         let mine = first.mailboxes
         let plan = WatchPlan.make(mailboxes: mine.map(\.mailbox), maxConnections: maxConnections(first.account),
-                                  idle: connection.canIdle, notify: connection.canNotify)
+                                  idle: connection.canIdle,
+                                  notify: connection.canNotify && !notifyRefused.contains(first.account.name))
         for (index, part) in plan.channels.enumerated() {
             let channel = index == 0 ? first : WatchChannel(account: first.account, role: nil, policy: policy)
             switch part {
