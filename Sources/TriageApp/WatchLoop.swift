@@ -119,6 +119,9 @@ package final class WatchLoop {
                     if channel.notifyPending {
                         try connection.notify(channel.mailboxes.map(\.mailbox))
                         channel.notifyPending = false
+                        // Notices that came with its answer would not wake the wait.
+                        takeNews(channel)
+                        if channel.mailboxes.contains(where: \.dirty) { continue }
                     }
                     // IDLE needs a mailbox open: the first pass opened one.
                     try connection.startIdle()
