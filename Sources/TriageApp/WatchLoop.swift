@@ -42,6 +42,8 @@ package final class WatchLoop {
     private var nextSync: [String: Date] = [:]
     /// The seconds between syncs of each `[caldav NAME]` (scaled by the test hook).
     private let syncInterval: [String: Double]
+    /// Accounts whose server refused a login for its connection limit (said once).
+    private var limited: Set<String> = []
     /// Accounts whose server offered NOTIFY but refused it: watched without.
     private var notifyRefused: Set<String> = []
     /// Connections lost since the last pass, to go into the run record (under the lock).
@@ -86,7 +88,8 @@ package final class WatchLoop {
         while !stopping {
             let now = Date()
             for channel in channels where channel.connection == nil && channel.nextAttempt <= now && !stopping {
-                connect(channel)
+                // (Not one given up meanwhile for a server's connection limit.)
+                if channels.contains(where: { $0 === channel }) { connect(channel) }
             }
             for channel in channels where channel.connection != nil && channel.policy.recovered(at: now) {
                 sayRecovered(channel)
@@ -294,6 +297,7 @@ package final class WatchLoop {
     /// and again only when the cause changes (the server is back but refuses the password).
     private func lost(_ channel: WatchChannel, _ error: Error) {
         channel.drop()
+        if (error as? MailError)?.kind == .connectionLimit, shrink(channel, error) { return }
         let now = Date()
         let status = (error as? TriageError)?.exitStatus ?? .software
         let failure = channel.policy.failed(at: now, cause: status)
@@ -307,6 +311,56 @@ package final class WatchLoop {
         context.err("triage: watch: \(channel.name): \(reason); trying again after growing pauses "
                     + "(up to \(Self.duration(channel.policy.cap))) until a connection stays up "
                     + "for \(Self.duration(channel.policy.settle)); says when one has\n")
+    }
+
+    /// A login refused for the server's connection limit while other connections of the
+    /// account are up: the server allows fewer than `max_connections`. The refused
+    /// connection is given up and its mailboxes join the account's STATUS look (made of
+    /// its last IDLE connection, not INBOX's, when there is none), so every mailbox is
+    /// still watched within what the server allows. Says so once, with the refusal.
+    /// False when no other connection is up (then it is tried again as any failure).
+    private func shrink(_ refused: WatchChannel, _ error: Error) -> Bool {
+        let account = refused.account.name
+        let others = channels.filter { $0 !== refused && $0.account.name == account && $0.connection != nil && $0.role != nil }
+        guard !others.isEmpty else { return false }
+        let poll: WatchChannel
+        var moved = refused.mailboxes.map(\.mailbox)
+        if let existing = others.first(where: { $0.role == .poll }) {
+            poll = existing
+        } else if let idle = others.last(where: { $0.role == .idle && $0 !== others.first }) {
+            // It stops idling; its mailbox is looked at with the rest.
+            if idle.idleSince != nil {
+                do {
+                    try idle.connection?.finishIdle()
+                    idle.idleSince = nil
+                } catch {
+                    return false
+                }
+            }
+            idle.role = .poll
+            poll = idle
+            moved = idle.mailboxes.map(\.mailbox) + moved
+        } else {
+            return false
+        }
+        for watch in refused.mailboxes {
+            watch.channel = poll
+            watch.dirty = true
+            watch.counters = nil
+        }
+        poll.mailboxes += refused.mailboxes
+        channels.removeAll { $0 === refused }
+        refused.mailboxes = []
+        let names = moved.joined(separator: ", ")
+        if limited.insert(account).inserted {
+            let reason = (error as? TriageError)?.message ?? "\(error)"
+            context.err("triage: watch: account \(account): \(reason); the server allows \(others.count) connection"
+                        + "\(others.count == 1 ? "" : "s") now: watching \(names) with a STATUS look every \(Int(pollInterval)) s "
+                        + "on one of them instead (set max_connections = \(others.count) to start that way)\n")
+        } else if verbose {
+            context.out("\(refused.account.name): the server's connection limit again: \(names) joins the STATUS look\n")
+        }
+        return true
     }
 
     /// Whether `[triage] quiet_failures` decides what is said of a failure (as in `run`).

@@ -61,7 +61,7 @@ extension IMAPConnection {
         if let limit = Self.connectionLimit(text: text, line: line) {
             // Not the password's fault: too many connections of this user (from this
             // address) are open already, triage's own among them (issue 26).
-            return MailError(.protocol, server: serverName,
+            return MailError(.connectionLimit, server: serverName,
                              "the server refused the login for \(settings.credential.user) because too many connections are "
                              + "open already (\(limit)); lower max_connections in this account's section of the "
                              + "configuration (triage watch holds up to that many), close other mail clients, or raise "
