@@ -94,6 +94,8 @@ enum SectionKeys {
             }
             s.serverSearch = mode
         },
+        // Issue 26: `triage watch` within the server's connection limit (docs/watch.md).
+        ConfigKey("max_connections") { s, e, v in s.maxConnections = v.number(e, 1...100, "connections") },
     ]
 
     /// `[place NAME]`: a named place for reminders (`near "NAME"`).

@@ -57,13 +57,39 @@ extension IMAPConnection {
             return commandFailure(failed)
         }
         let text = responseText()
+        let line = streamGuard.map { String(decoding: $0.lastLine, as: UTF8.self) } ?? ""
+        if let limit = Self.connectionLimit(text: text, line: line) {
+            // Not the password's fault: too many connections of this user (from this
+            // address) are open already, triage's own among them (issue 26).
+            return MailError(.connectionLimit, server: serverName,
+                             "the server refused the login for \(settings.credential.user) because too many connections are "
+                             + "open already (\(limit)); lower max_connections in this account's section of the "
+                             + "configuration (triage watch holds up to that many), close other mail clients, or raise "
+                             + "the server's limit (Dovecot: mail_max_userip_connections); try again later")
+        }
         // Dovecot says "Temporary authentication failure" when its backend is down.
-        if text.lowercased().contains("temporar") || text.uppercased().contains("UNAVAILABLE") {
+        if text.lowercased().contains("temporar") || text.uppercased().contains("UNAVAILABLE")
+            || line.uppercased().contains("[UNAVAILABLE]") {
             return MailError(.protocol, server: serverName, "login failed for a temporary reason: \(text)")
         }
         return MailError(.authentication, server: serverName,
                          "the server refused the login for \(settings.credential.user)\(text.isEmpty ? "" : " (\(text))"); "
                          + "check the user and the password or token command")
+    }
+
+    /// The server's words when a refused login means "too many connections" (Dovecot:
+    /// `NO [LIMIT] Maximum number of connections from user+IP exceeded`, or `[UNAVAILABLE]`
+    /// in older versions; Cyrus, Courier and others: "Too many connections"), or nil.
+    /// `text` is the answer's human text, `line` the start of the tagged line (with its
+    /// response code). Nothing a server says reaches the message unescaped.
+    static func connectionLimit(text: String, line: String) -> String? {
+        let lower = text.lowercased()
+        let wording = ["maximum number of connections", "too many connections", "too many simultaneous",
+                       "connection limit", "too many open connections", "too many sessions"]
+        let code = line.uppercased().contains("[LIMIT]")
+        guard code || wording.contains(where: lower.contains) else { return nil }
+        let said = ControlCharacters.replaced(in: text.isEmpty ? "[LIMIT]" : text)
+        return code && !text.isEmpty ? "[LIMIT] \(said)" : said
     }
 
     /// A failed STARTTLS: bytes injected before the handshake come first, whatever

@@ -12,6 +12,9 @@ extension IMAPConnection {
         let name = ModifiedUTF7.encode(try serverFolder(mailbox))
         var modSeq: UInt64 = 0
         let condstore = capabilities.contains("CONDSTORE")
+        // SELECT's own EXISTS is no news (NOTIFY, `takeMailboxNews`); later ones are.
+        streamGuard?.selectedMailbox = nil
+        let left = selected.map { (name: $0.name, uidNext: selectedUIDNext) }
         try perform(readOnly ? "EXAMINE" : "SELECT", mailbox: mailbox,
                     failure: { self.selectFailure($0, mailbox: mailbox, wire: name) }) { session in
             switch (readOnly, condstore) {
@@ -26,6 +29,7 @@ extension IMAPConnection {
         }
         selectedReadOnly = readOnly || Int(info.sel_perm) == MAILIMAP_MAILBOX_READONLY
         selected = (mailbox, info.sel_uidvalidity)
+        streamGuard?.selectedMailbox = mailbox
         // EXAMINE answers PERMANENTFLAGS () for any server; Gmail labels are no keywords.
         // (Read before any other command: the list belongs to the session's selection.)
         let keywords = !selectedReadOnly && !isGmail ? allowedKeywords(info.sel_perm_flags) : nil
@@ -33,6 +37,7 @@ extension IMAPConnection {
         // and the next run take the whole mailbox for new mail. STATUS says it.
         let uidNext = info.sel_uidnext > 0 ? info.sel_uidnext : try statusUIDNext(name)
         selectedUIDNext = uidNext
+        if let left, left.name != mailbox { try noteMailLeftBehind(left.name, uidNext: left.uidNext) }
         var status = MailboxStatus(name: mailbox, uidValidity: info.sel_uidvalidity, uidNext: uidNext,
                                    exists: info.sel_exists, highestModSeq: condstore && modSeq > 0 ? modSeq : nil,
                                    readOnly: selectedReadOnly)

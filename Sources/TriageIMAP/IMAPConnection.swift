@@ -37,6 +37,12 @@ public final class IMAPConnection: MailConnection {
     var selectedUIDNext: UInt32 = 0
     /// What the server did that the user should hear of, for the caller to report.
     var notices: [String] = []
+    /// After NOTIFY: the server's names of the watched mailboxes (INBOX upper-case), to
+    /// the names the rules use.
+    var notifyNames: [String: String] = [:]
+    /// After NOTIFY: mailboxes that got mail while open and were left before it was
+    /// announced (`noteMailLeftBehind`).
+    var leftBehind: Set<String> = []
     /// Set when the stream failed (timeout, reset): nothing more is sent.
     var streamBroken = false
 

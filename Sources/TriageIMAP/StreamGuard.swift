@@ -46,6 +46,33 @@ final class StreamGuard {
     private(set) var lastLine: [UInt8] = []
     private(set) var currentLine: [UInt8] = []
 
+    /// Set on a connection that asked for NOTIFY (RFC 5465): the untagged `STATUS`
+    /// lines received (during any command or IDLE), and the `EXISTS` lines received
+    /// while `selectedMailbox` is open (not SELECT's own), are kept for
+    /// `IMAPConnection.takeMailboxNews`.
+    /// libetpan keeps only the last STATUS it parsed, and answers to commands carry
+    /// them too, so they are taken here, where every byte passes. (A line inside a
+    /// message's literal that looks like one costs at most a needless pass.)
+    var collectsNotices = false
+    /// The mailbox open on the connection, set once SELECT's answer is read (its own
+    /// EXISTS is no news): an EXISTS later is new mail there, during IDLE or a pass.
+    var selectedMailbox: String?
+    /// The notice lines kept (at most `maxNotices`, without the line end), each with
+    /// the mailbox open when it came.
+    private(set) var notices: [(line: [UInt8], selected: String?)] = []
+    /// More notices came than are kept: any mailbox may have news.
+    private(set) var noticesOverflowed = false
+    /// The notice line being received (from its `*`), or nil.
+    private var noticeLine: [UInt8]?
+    private var atLineStart = true
+    static let maxNotices = 256
+
+    /// Takes the notices kept so far and whether some were not kept.
+    func takeNotices() -> (lines: [(line: [UInt8], selected: String?)], overflowed: Bool) {
+        defer { notices = []; noticesOverflowed = false }
+        return (notices, noticesOverflowed)
+    }
+
     /// A guard allowing `maxBytes` per answer and `deadline` from sending a command to
     /// the last byte of its answer.
     init(tracer: IMAPTracer?, maxBytes: Int, deadline: Duration) {
@@ -89,6 +116,7 @@ final class StreamGuard {
             check()
             if let bytes {
                 noteLines(UnsafeRawBufferPointer(bytes))
+                if collectsNotices { collectNotices(UnsafeRawBufferPointer(bytes)) }
                 limitNesting(bytes)
             }
         case MAILSTREAM_LOG_TYPE_ERROR_RECEIVED, MAILSTREAM_LOG_TYPE_ERROR_SENT:
@@ -144,6 +172,36 @@ final class StreamGuard {
             lastLine = line
         }
         currentLine = Array(bytes[(last + 1)..<min(count, last + 1 + 64)])
+    }
+
+    /// Keeps the lines starting `* ` that are notices (see `collectsNotices`), each at
+    /// most 1,024 bytes.
+    func collectNotices(_ bytes: UnsafeRawBufferPointer) {
+        let newline = UInt8(ascii: "\n"), star = UInt8(ascii: "*")
+        for byte in bytes {
+            if noticeLine != nil {
+                if byte == newline {
+                    keepNotice(noticeLine!)
+                    noticeLine = nil
+                } else if noticeLine!.count < 1024 {
+                    noticeLine!.append(byte)
+                }
+            } else if atLineStart && byte == star {
+                noticeLine = [byte]
+            }
+            atLineStart = byte == newline
+        }
+    }
+
+    private func keepNotice(_ raw: [UInt8]) {
+        var line = raw
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        let text = String(decoding: line.prefix(64), as: UTF8.self).uppercased()
+        let words = text.split(separator: " ")
+        let isStatus = text.hasPrefix("* STATUS ")
+        let isNew = selectedMailbox != nil && words.count >= 3 && words[1].allSatisfy(\.isNumber) && words[2] == "EXISTS"
+        guard isStatus || isNew else { return }
+        if notices.count < Self.maxNotices { notices.append((line, selectedMailbox)) } else { noticesOverflowed = true }
     }
 
     private func blank(_ bytes: UnsafeMutableRawBufferPointer, from offset: Int) {

@@ -57,6 +57,24 @@ final class ConfigLoaderTests: XCTestCase {
         }
     }
 
+    /// `max_connections` (issue 26, `triage watch` within the server's limit): a whole
+    /// number from 1 to 100, nil (5) when left out; 0 is an error on its line.
+    func testMaxConnectionsIsAWholeNumberFromOne() throws {
+        let good = try ConfigLoader.parse("[triage]\n[account a]\nurl = imaps://h\nmax_connections = 1\n"
+                                          + "[account b]\nurl = imaps://h\n", path: "t.conf")
+        XCTAssertEqual(good.accounts.map(\.maxConnections), [1, nil])
+        XCTAssertEqual(AccountSection.defaultMaxConnections, 5)
+        for bad in ["0", "-2", "two", "101"] {
+            XCTAssertThrowsError(try ConfigLoader.parse("[triage]\n[account a]\nurl = imaps://h\nmax_connections = \(bad)\n",
+                                                        path: "t.conf")) { error in
+                let problems = (error as? ConfigError)?.problems ?? []
+                XCTAssertEqual(problems.map(\.line), [4], "\(problems)")
+                XCTAssertEqual(problems.first?.message,
+                               "max_connections must be a whole number of connections from 1 to 100, not '\(bad)'")
+            }
+        }
+    }
+
     func testCommandTimeoutAndWebhookLimitsAreSecondsFromOneToAnHour() throws {
         let good = try ConfigLoader.parse("""
         [triage]

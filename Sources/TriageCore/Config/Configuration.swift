@@ -118,6 +118,14 @@ public struct AccountSection: Sendable {
     /// `server_search = auto | substring | off`: whether the server's SEARCH may pick
     /// the messages worth fetching (`ServerSearchMode`).
     public var serverSearch: ServerSearchMode = .auto
+    /// `max_connections = N`: how many connections `triage watch` may hold to the
+    /// account at once (NOTIFY, IDLE and STATUS polls share them, `WatchPlan`); nil for
+    /// `defaultMaxConnections`.
+    public var maxConnections: Int?
+    /// The connections `triage watch` holds at most without `max_connections`: half of
+    /// Dovecot's default `mail_max_userip_connections` (10), leaving room for a phone
+    /// and a desktop client.
+    public static let defaultMaxConnections = 5
     /// `tls = off` allows plain `imap://` to a loopback host.
     public var tlsOff: Bool = false
     /// `timeout = SECONDS`: how long to wait for the connection, the TLS handshake and

@@ -93,6 +93,74 @@ public protocol MailConnection: AnyObject {
 
     /// Ends the session politely (IMAP `LOGOUT`); never throws, safe to call twice.
     func close()
+
+    // MARK: Watching (`triage watch`, issue 26)
+
+    /// Whether the server tells of changes to the selected mailbox while idling
+    /// (IMAP IDLE, RFC 2177). Default: no.
+    var canIdle: Bool { get }
+    /// Whether one connection can be told of changes to many mailboxes (IMAP NOTIFY,
+    /// RFC 5465). Default: no.
+    var canNotify: Bool { get }
+    /// Whether `pollStatus` can look at a mailbox without opening it (IMAP STATUS).
+    /// Default: no (the mailbox's pass looks instead).
+    var canPollStatus: Bool { get }
+
+    /// Starts idling: the connection waits for the server to speak (`idleDescriptor`
+    /// turns readable). Throws `MailError` as every command does.
+    func startIdle() throws
+    /// Ends idling and reads the answer within the command timeout; a server that
+    /// does not answer is a dead connection (`MailError`).
+    func finishIdle() throws
+    /// The descriptor to wait on (poll) while idling; -1 when there is none.
+    var idleDescriptor: Int32 { get }
+    /// Whether bytes the server sent are read already (the descriptor would not show them).
+    var hasBufferedInput: Bool { get }
+
+    /// Asks to be told of new and expunged mail in `mailboxes` (as the rules name
+    /// them) and the selected one, from now on (`NOTIFY SET`); what is said is
+    /// gathered for `takeMailboxNews`, during IDLE or any command.
+    func notify(_ mailboxes: [String]) throws
+    /// Takes what the server said of the watched mailboxes since the last call.
+    func takeMailboxNews() -> MailboxNews
+    /// The counters of a mailbox (as the rules name it) without opening it (`STATUS`).
+    func pollStatus(_ mailbox: String) throws -> MailboxCounters
+}
+
+extension MailConnection {
+    /// No IDLE: `triage watch` looks every `poll_interval`.
+    public var canIdle: Bool { false }
+    /// No NOTIFY: a connection watches one mailbox at most.
+    public var canNotify: Bool { false }
+    /// No STATUS: the mailbox's pass looks.
+    public var canPollStatus: Bool { false }
+
+    /// Not supported (`canIdle` is false).
+    public func startIdle() throws {
+        throw MailError(.protocol, server: serverName, "this connection cannot IDLE")
+    }
+
+    /// Nothing to end (`canIdle` is false).
+    public func finishIdle() throws {}
+
+    /// Nothing to wait on.
+    public var idleDescriptor: Int32 { -1 }
+
+    /// Nothing buffered.
+    public var hasBufferedInput: Bool { false }
+
+    /// Not supported (`canNotify` is false).
+    public func notify(_ mailboxes: [String]) throws {
+        throw MailError(.protocol, server: serverName, "this connection cannot NOTIFY")
+    }
+
+    /// No news: nothing was asked for.
+    public func takeMailboxNews() -> MailboxNews { MailboxNews() }
+
+    /// Not supported (`canPollStatus` is false).
+    public func pollStatus(_ mailbox: String) throws -> MailboxCounters {
+        throw MailError(.protocol, server: serverName, "this connection cannot look at a mailbox without opening it")
+    }
 }
 
 extension MailConnection {

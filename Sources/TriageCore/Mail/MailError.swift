@@ -13,6 +13,10 @@ public struct MailError: TriageError, Equatable, CustomStringConvertible {
         case `protocol`
         /// The server refused the credentials. Exit 77.
         case authentication
+        /// The server refused the login because the user has too many connections
+        /// open already (Dovecot's `mail_max_userip_connections`): not the
+        /// credential's fault, and gone once a connection closes. Exit 75.
+        case connectionLimit
         /// A move target folder does not exist; the messages stayed where they were. Exit 78.
         case missingFolder
         /// The account settings cannot work (plain IMAP to a remote host, bad URL). Exit 78.
@@ -40,7 +44,7 @@ public struct MailError: TriageError, Equatable, CustomStringConvertible {
 
     public var exitStatus: ExitStatus {
         switch kind {
-        case .connect, .tls, .timeout, .protocol: return .tempFail
+        case .connect, .tls, .timeout, .protocol, .connectionLimit: return .tempFail
         case .authentication: return .noPermission
         case .missingFolder, .configuration, .refused: return .config
         }
