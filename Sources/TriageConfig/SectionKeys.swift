@@ -66,6 +66,11 @@ enum SectionKeys {
             if folder.isEmpty { return v.problem(e.line, "archive is empty; name a folder, or leave it out for the server's \\Archive folder") }
             s.archive = folder
         },
+        ConfigKey("sent") { s, e, v in
+            let folder = e.value.trimmingCharacters(in: .whitespaces)
+            if folder.isEmpty { return v.problem(e.line, "sent is empty; name a folder, or leave it out for the server's \\Sent folder") }
+            s.sent = folder
+        },
         ConfigKey("sieve_port") { s, e, v in
             guard let port = UInt16(e.value.trimmingCharacters(in: .whitespaces)), port > 0 else {
                 return v.problem(e.line, "sieve_port must be a port number (1-65535; ManageSieve's usual port is 4190), not '\(e.value)'")

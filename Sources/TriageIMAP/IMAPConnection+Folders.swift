@@ -67,6 +67,9 @@ extension IMAPConnection {
         }
     }
 
+    /// `folderList()`, for `MailConnection` (`triage suggest`).
+    public func listFolders() throws -> [String]? { try folderList() }
+
     /// Whether a mailbox (wire name) exists, by `LIST "" name`.
     func folderExists(_ wireName: String) throws -> Bool {
         var list: UnsafeMutablePointer<clist>?

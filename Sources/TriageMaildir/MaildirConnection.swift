@@ -193,6 +193,25 @@ public final class MaildirConnection: MailConnection {
         }
     }
 
+    /// INBOX and every Maildir++ subfolder (`.A.B` is `A/B`) with a `cur/`, in name order.
+    public func listFolders() throws -> [String]? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        let folders = names.filter { $0.hasPrefix(".") && $0.count > 1 && $0 != ".." }
+            .filter { FileManager.default.fileExists(atPath: root + "/" + $0 + "/cur") }
+            .map { String($0.dropFirst()).replacingOccurrences(of: ".", with: "/") }
+            .sorted()
+        return ["INBOX"] + folders
+    }
+
+    /// A Maildir has no attributes: the folder of the usual name (Dovecot's and most
+    /// clients'), when it exists: `Sent`, `Trash`, `Junk` (or `Spam`), `Drafts`, `Archive`.
+    public func specialUseFolder(_ attribute: String) throws -> String? {
+        let usual: [String: [String]] = ["sent": ["Sent", "Sent Messages", "Sent Items"], "trash": ["Trash", "Deleted Messages"],
+                                         "junk": ["Junk", "Spam"], "drafts": ["Drafts"], "archive": ["Archive"]]
+        let wanted = attribute.hasPrefix("\\") ? String(attribute.dropFirst()).lowercased() : attribute.lowercased()
+        return usual[wanted]?.first { FileManager.default.fileExists(atPath: path(of: $0) + "/cur") }
+    }
+
     public func close() {
         folder = nil
         paths = [:]

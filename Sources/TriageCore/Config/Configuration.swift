@@ -105,6 +105,10 @@ public struct AccountSection: Sendable {
     /// `archive = FOLDER`: where the `archive` action moves mail (as `move` names
     /// folders); nil: the SPECIAL-USE `\Archive` folder, or `Archive` on a Maildir.
     public var archive: String?
+    /// `sent = FOLDER`: where the user's own mail is (as rules name folders), for
+    /// `triage suggest` (whom the user writes to); nil: the SPECIAL-USE `\Sent`
+    /// folder, or `Sent` on a Maildir.
+    public var sent: String?
     /// `sieve_port = N`: the ManageSieve port of an IMAP account's host (`triage deploy
     /// sieve`); nil for 4190 (RFC 5804).
     public var sievePort: UInt16?

@@ -81,6 +81,15 @@ public protocol MailConnection: AnyObject {
     /// run (`ServerNarrowing`); triage's own matcher still decides.
     func search(_ key: SearchKey, uids: ClosedRange<UInt32>) throws -> [UInt32]?
 
+    /// Every folder of the account as rules name them (`Lists/dev`), or nil when the
+    /// connection cannot list them (the default). For `triage suggest`, which reads the
+    /// folders the user files into.
+    func listFolders() throws -> [String]?
+
+    /// The folder (as rules name folders) marked with a SPECIAL-USE attribute (RFC 6154:
+    /// `\Sent`, `\Trash`, `\Junk`, `\Drafts`, `\Archive`), or nil when none is (the default).
+    func specialUseFolder(_ attribute: String) throws -> String?
+
     /// Ends the session politely (IMAP `LOGOUT`); never throws, safe to call twice.
     func close()
 }
@@ -118,6 +127,12 @@ extension MailConnection {
     public func search(_ key: SearchKey, uids: ClosedRange<UInt32>) throws -> [UInt32]? {
         nil
     }
+
+    /// Cannot list folders.
+    public func listFolders() throws -> [String]? { nil }
+
+    /// Knows no special-use folders.
+    public func specialUseFolder(_ attribute: String) throws -> String? { nil }
 
     /// No shorter text: for connections where it saves nothing.
     public func fetch(_ uids: [UInt32], textPrefix: Int) throws -> [FetchedMessage]? {

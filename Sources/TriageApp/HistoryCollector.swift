@@ -1,0 +1,79 @@
+import Foundation
+import TriageConfig
+import TriageCore
+import TriageMIME
+
+/// Reads an account's history for `triage suggest`: the header fields `MailHistory`
+/// names and the flags of every message of INBOX, of the folders the user files into,
+/// and of the Sent folder, without bodies and without changing anything (EXAMINE).
+/// Each folder is fetched in chunks and each chunk parsed before the next, so memory
+/// holds parsed headers only, never a folder's raw bytes.
+package enum HistoryCollector {
+    /// UIDs per FETCH.
+    package static let chunk = 1000
+
+    /// What was read of one account.
+    package struct Collected {
+        package var messages: [HistoryMessage] = []
+        /// Folders that are no user's filing (the server's archive, trash, junk, drafts, sent).
+        package var systemFolders: Set<String> = []
+        /// The folders read, with how many messages each gave (for `--verbose`-like notes).
+        package var folders: [(name: String, messages: Int)] = []
+        /// The Sent folder read, if any.
+        package var sent: String?
+    }
+
+    /// Reads `account`'s history on `connection`: received mail dated at or after
+    /// `since` (seconds since 1970), and all of the user's sent mail (whom the user
+    /// writes to does not expire). `keep` are extra header fields to keep (the
+    /// current rules' `header:` names), `fields` extra ones to fetch.
+    package static func collect(_ account: AccountSection, on connection: MailConnection, since: Int64,
+                                keep: [String], fields: [String]) throws -> Collected {
+        var collected = Collected()
+        let sent = try account.sent ?? connection.specialUseFolder("\\Sent")
+        collected.sent = sent
+        for attribute in ["\\Trash", "\\Junk", "\\Drafts", "\\Archive", "\\All"] {
+            if let folder = try connection.specialUseFolder(attribute) { collected.systemFolders.insert(folder) }
+        }
+        if let archive = account.archive { collected.systemFolders.insert(archive) }
+        if let sent { collected.systemFolders.insert(sent) }
+        // Trash, junk and drafts say nothing of a sender; the archive says it was read and put away.
+        let skipped = collected.systemFolders.subtracting([account.archive].compactMap { $0 })
+        var names = try connection.listFolders() ?? account.mailboxes
+        if !names.contains(where: { $0.uppercased() == "INBOX" }) { names.insert("INBOX", at: 0) }
+        if let sent, !names.contains(sent) { names.append(sent) }
+        let headerFields = Array(Set(MailHistory.headerFields + fields.map { $0.uppercased() })).sorted()
+        let kept = Array(Set(MailHistory.keptFields + keep.map { $0.lowercased() })).sorted()
+        for name in names {
+            let isSent = name == sent
+            if !isSent, skipped.contains(where: { $0.lowercased() == name.lowercased() }) { continue }
+            let status: MailboxStatus
+            do {
+                status = try connection.open(name, readOnly: true)
+            } catch let error as MailError where error.kind == .missingFolder {
+                if isSent, account.sent != nil { throw SimpleError(.config, "[account \(account.name)] sent = \(name): \(error.message)") }
+                continue
+            }
+            _ = status
+            let uids = try connection.uids(above: 0)
+            var count = 0
+            var start = 0
+            while start < uids.count {
+                let part = Array(uids[start..<min(start + chunk, uids.count)])
+                start += chunk
+                for fetched in try connection.fetch(part, parts: [], headerFields: headerFields) {
+                    var message = MessageParser.parse(fetched.header, keepingHeaders: kept)
+                    message.server = fetched.serverFacts(account: account.name, mailbox: name)
+                    message.size = fetched.size
+                    let item = HistoryMessage(message: message, isSent: isSent)
+                    // Received mail outside the window is dropped at once: memory holds the window only.
+                    if !isSent, let seconds = item.seconds, seconds < since { continue }
+                    collected.messages.append(item)
+                    count += 1
+                }
+            }
+            collected.folders.append((name, count))
+        }
+        return collected
+    }
+}
