@@ -48,9 +48,12 @@ public struct RuleSuggester: Sendable {
             m.isAnswered || m.message.messageID.map { replied.contains(Self.normalizedID($0)) } == true
         }
         // Whoever the user answered outside a list is a person too.
+        let written = people
+        var answeredSenders = Set<String>()
         for (i, m) in received.enumerated() where answered[i] && m.message.listID == nil {
-            for a in m.message.from { people.insert(a.address.lowercased()) }
+            for a in m.message.from { answeredSenders.insert(a.address.lowercased()) }
         }
+        people.formUnion(answeredSenders)
         people.subtract(me)
         report.people = people.count
         let protected = received.indices.map { answered[$0] || received[$0].isFlagged }
@@ -95,7 +98,8 @@ public struct RuleSuggester: Sendable {
                 continue
             }
             if !isList, people.contains(subject) || me.contains(subject) {
-                report.leftOut.append(.init(subject: subject, reason: "you write to this sender"))
+                report.leftOut.append(.init(subject: subject, reason: answeredSenders.contains(subject) && !written.contains(subject)
+                    ? "you answered its mail" : "you write to this sender"))
                 continue
             }
             guard let (kind, folder) = classify(evidence, isList: isList, subject: subject, history: history) else { continue }
@@ -103,23 +107,18 @@ public struct RuleSuggester: Sendable {
                 report.leftOut.append(.init(subject: subject, reason: "your rules already handle all its mail"))
                 continue
             }
-            var rule = SuggestedRule(name: Self.uniqueName("\(kind.rawValue) \(subject)", taken: &taken), kind: kind,
+            // A list with one sender (a newsletter tool's) is named after the sender, as people know it.
+            let shown = isList && kind == .newsletter ? (evidence.onlySender.flatMap { Self.isSafeValue($0) ? $0 : nil } ?? subject) : subject
+            var rule = SuggestedRule(name: Self.uniqueName("\(kind.rawValue) \(shown)", taken: &taken), kind: kind,
                                      subject: subject, isList: isList, query: "", actions: Self.actions(kind, folder: folder, evidence: evidence),
                                      evidence: evidence)
             rule.folder = folder
             rule.covered = members.allSatisfy { covered[$0] }
             // People in the group are left out from the start: a list's posts of a friend,
             // a newsletter tool's mail with a friend in Reply-To.
-            var exceptions: [String] = []
             for i in members where personal[i] || protected[i] {
-                let m = received[i]
-                for a in m.message.from + m.message.replyTo {
-                    let address = a.address.lowercased()
-                    guard address != subject, Self.isSafeValue(address), !exceptions.contains(address) else { continue }
-                    if people.contains(address) || (isList && protected[i]) { exceptions.append(address) }
-                }
+                Self.except(received[i], in: &rule, people: people, protected: protected[i])
             }
-            rule.exceptions = exceptions
             rule.query = Self.query(rule)
             candidates.append(rule)
         }
@@ -140,7 +139,8 @@ public struct RuleSuggester: Sendable {
                 if bad.isEmpty {
                     guard hits.count >= minimumMessages else {
                         // Its exceptions left too little for a pattern.
-                        report.leftOut.append(.init(subject: rule.subject, reason: "too little of its mail is not from people you write to"))
+                        report.leftOut.append(.init(subject: rule.subject, reason: rule.exceptsAnswered
+                            ? "you answered or flagged its mail" : "its mail comes from people you write to"))
                         changed = true
                         continue
                     }
@@ -154,15 +154,7 @@ public struct RuleSuggester: Sendable {
                 changed = true
                 // Another sender behind the touched messages can be an exception; the rule's own cannot.
                 var added = false
-                for i in bad {
-                    for a in received[i].message.from + received[i].message.replyTo {
-                        let address = a.address.lowercased()
-                        guard address != rule.subject, Self.isSafeValue(address), !rule.exceptions.contains(address),
-                              personal[i] ? people.contains(address) : rule.isList else { continue }
-                        rule.exceptions.append(address)
-                        added = true
-                    }
-                }
+                for i in bad where Self.except(received[i], in: &rule, people: people, protected: protected[i]) { added = true }
                 if added, rule.exceptions.count <= 10 {
                     rule.query = Self.query(rule)
                     next.append(rule)
@@ -222,14 +214,38 @@ public struct RuleSuggester: Sendable {
         }
     }
 
-    /// The query of a rule: its list or sender, less its exceptions.
+    /// The query of a rule: its list or sender, less its exceptions (`-from:`, and
+    /// `-replyto:` for an address seen in Reply-To).
     static func query(_ rule: SuggestedRule) -> String {
         var terms = [(rule.isList ? "list:" : "from:") + SuggestedRule.quoted(rule.subject)]
         for address in rule.exceptions {
             terms.append("-from:" + SuggestedRule.quoted(address))
-            terms.append("-replyto:" + SuggestedRule.quoted(address))
+            if rule.replyToExceptions.contains(address) { terms.append("-replyto:" + SuggestedRule.quoted(address)) }
         }
         return terms.joined(separator: " ")
+    }
+
+    /// Adds to `rule`'s exceptions the senders of `m` (From, Reply-To) that are people,
+    /// or, for a list's answered or flagged post, its poster; never the rule's own sender.
+    /// Returns whether one was added.
+    @discardableResult
+    static func except(_ m: HistoryMessage, in rule: inout SuggestedRule, people: Set<String>, protected: Bool) -> Bool {
+        var added = false
+        let own = rule.isList ? rule.evidence.onlySender : rule.subject
+        for (field, addresses) in [("from", m.message.from), ("replyto", m.message.replyTo)] {
+            for a in addresses {
+                let address = a.address.lowercased()
+                guard address != own, address != rule.subject, Self.isSafeValue(address),
+                      people.contains(address) || (rule.isList && protected && field == "from") else { continue }
+                if !rule.exceptions.contains(address) {
+                    rule.exceptions.append(address)
+                    added = true
+                }
+                if field == "replyto", rule.replyToExceptions.insert(address).inserted { added = true }
+                if protected, !people.contains(address) { rule.exceptsAnswered = true }
+            }
+        }
+        return added
     }
 
     /// The counts of a group.
@@ -246,7 +262,9 @@ public struct RuleSuggester: Sendable {
             if m.header("list-post") != nil { e.listPost += 1 }
             if let p = m.header("precedence")?.lowercased().trimmingCharacters(in: .whitespaces), ["bulk", "list", "junk"].contains(p) {
                 e.precedence += 1
+                e.precedenceValues[p, default: 0] += 1
             }
+            if let sender = m.message.from.first?.address.lowercased() { e.senders[sender, default: 0] += 1 }
             if let auto = m.header("auto-submitted")?.lowercased().trimmingCharacters(in: .whitespaces), !auto.hasPrefix("no") {
                 e.autoSubmitted += 1
             }

@@ -23,6 +23,10 @@ public struct SuggestedRule: Sendable {
     public var alreadyThere = 0
     /// Whether the current rules already handle every message it matches.
     public var covered = false
+    /// Exceptions seen in Reply-To (they get `-replyto:` as well as `-from:`).
+    public var replyToExceptions: Set<String> = []
+    /// Whether an exception is for answered or flagged mail rather than a person.
+    public var exceptsAnswered = false
 
     /// Creates a suggestion.
     public init(name: String, kind: SuggestionKind, subject: String, isList: Bool, query: String, actions: [String],

@@ -29,9 +29,19 @@ public struct SuggestionEvidence: Sendable, Equatable {
     public var labels: [String: Int] = [:]
     /// Messages whose subject reads like a receipt or an invoice.
     public var receiptSubjects = 0
+    /// The From addresses (lower-case), with counts.
+    public var senders: [String: Int] = [:]
+    /// The Precedence values seen (`bulk`, `list`, `junk`), with counts.
+    public var precedenceValues: [String: Int] = [:]
 
     /// Creates empty counts.
     public init() {}
+
+    /// The one address all its mail comes from, if there is one.
+    public var onlySender: String? { senders.count == 1 ? senders.first?.key : nil }
+
+    /// The Precedence value most of its mail has.
+    public var mainPrecedence: String? { precedenceValues.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key }
 
     /// The folder most of its messages are in, and how many are there.
     public var mainFolder: (name: String, count: Int)? {

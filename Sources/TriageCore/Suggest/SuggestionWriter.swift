@@ -29,7 +29,11 @@ public enum SuggestionWriter {
     /// The comment lines above a rule: its evidence, its exceptions, its effect.
     static func comments(_ rule: SuggestedRule, days: Int) -> [String] {
         let e = rule.evidence
-        var facts = ["\(count(e.messages, "message")) in \(days) days " + (rule.isList ? "on the list \(rule.subject)" : "from \(rule.subject)")]
+        var about = "from \(rule.subject)"
+        if rule.isList {
+            about = (e.onlySender.map { "from \($0) " } ?? "") + "on the list \(rule.subject)"
+        }
+        var facts = ["\(count(e.messages, "message")) in \(days) days " + about]
         facts.append(e.opened == 0 ? "none opened" : e.opened == e.messages ? "all opened" : "\(e.opened) opened")
         facts.append(e.answered == 0 ? "none answered" : "\(e.answered) answered (left out)")
         if e.flagged > 0 { facts.append("\(e.flagged) flagged (left out)") }
@@ -40,13 +44,14 @@ public enum SuggestionWriter {
             facts.append("List-Unsubscribe")
         }
         if e.listPost * 2 >= e.messages, e.listPost > 0 { facts.append("List-Post") }
-        if e.precedence * 2 >= e.messages, e.precedence > 0 { facts.append("Precedence: bulk or list") }
+        if e.precedence * 2 >= e.messages, let value = e.mainPrecedence { facts.append("Precedence: \(value)") }
         if e.autoSubmitted * 2 >= e.messages, e.autoSubmitted > 0 { facts.append("Auto-Submitted") }
         if e.noReply * 2 >= e.messages, e.noReply > 0 { facts.append("a no-reply sender") }
         if e.receiptSubjects * 2 >= e.messages, e.receiptSubjects > 0 { facts.append("receipts or invoices") }
         var lines = [facts.joined(separator: ", ")]
         if !rule.exceptions.isEmpty {
-            lines.append("except mail from " + rule.exceptions.joined(separator: ", ") + " (people you write to, or mail you answered or flagged)")
+            lines.append("except mail from " + rule.exceptions.joined(separator: ", ")
+                + (rule.exceptsAnswered ? " (people you write to, or posts you answered or flagged)" : " (people you write to)"))
         }
         var effect = "would have matched \(count(rule.matched, "message"))"
         if rule.folder != nil { effect += " (\(rule.alreadyThere) already there)" }
@@ -93,6 +98,7 @@ public enum SuggestionWriter {
                 ("list_unsubscribe_post", int(e.listUnsubscribePost)), ("list_post", int(e.listPost)),
                 ("precedence", int(e.precedence)), ("auto_submitted", int(e.autoSubmitted)), ("no_reply", int(e.noReply)),
                 ("receipts", int(e.receiptSubjects)),
+                ("senders", .object(e.senders.sorted { $0.key < $1.key }.map { (plain($0.key), int($0.value)) })),
                 ("folders", .object(e.folders.sorted { $0.key < $1.key }.map { (plain($0.key), int($0.value)) })),
                 ("labels", .object(e.labels.sorted { $0.key < $1.key }.map { (plain($0.key), int($0.value)) })),
             ])),
