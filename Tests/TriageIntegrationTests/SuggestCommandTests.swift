@@ -76,6 +76,18 @@ final class SuggestCommandTests: XCTestCase {
         }
     }
 
+    /// The same over a Maildir: what the analysis costs without a server.
+    func testTenThousandMessagesOverMaildirMeasured() throws {
+        _ = try seedMaildir(SuggestCorpus.bulk(10_000))
+        try folder.writeConfig([ConfigSection.triage(), ConfigSection("account home", ["url": "maildir:mail"])])
+        let start = Date()
+        let (result, kilobytes) = try TriageProcess.measured(["suggest", "--now", SuggestCorpus.nowText, "--config", folder.config])
+        let seconds = Date().timeIntervalSince(start)
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.contains("rule \""), result.out)
+        print("suggest over Maildir, 10,000 messages: \(String(format: "%.2f", seconds)) s, peak RSS \(kilobytes / 1024) MB")
+    }
+
     // MARK: - What both check
 
     private func verify(label: String) throws {

@@ -125,6 +125,7 @@ public struct RuleSuggester: Sendable {
 
         // Checked against the whole history with the real compiler and evaluator.
         var kept = candidates
+        var final: [[Int]?]?
         for _ in 0..<3 {
             let touched = Self.matches(kept, over: received, environment: environment, now: history.now)
             var next: [SuggestedRule] = []
@@ -164,12 +165,16 @@ public struct RuleSuggester: Sendable {
                 }
             }
             kept = next
-            if !changed { break }
+            if !changed {
+                // This round checked exactly the rules kept, and none touched such mail.
+                final = touched
+                break
+            }
         }
-        // A last check of the final set, for certain: anything still touching such mail goes.
-        let final = Self.matches(kept, over: received, environment: environment, now: history.now)
+        // Else a last check of the final set: anything still touching such mail goes.
+        let checked = final ?? Self.matches(kept, over: received, environment: environment, now: history.now)
         report.rules = kept.enumerated().compactMap { position, rule in
-            guard let hits = final[position], !hits.contains(where: { protected[$0] || personal[$0] }) else {
+            guard let hits = checked[position], !hits.contains(where: { protected[$0] || personal[$0] }) else {
                 report.leftOut.append(.init(subject: rule.subject, reason: "you answered or flagged its mail"))
                 return nil
             }
