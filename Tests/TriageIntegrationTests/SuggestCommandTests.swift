@@ -94,7 +94,6 @@ final class SuggestCommandTests: XCTestCase {
         let run = try folder.triage(["suggest", "--now", SuggestCorpus.nowText])
         XCTAssertEqual(run.status, 0, "\(label): \(run.err)")
         let text = run.out
-        try? text.write(toFile: "/tmp/suggest-\(label).rules", atomically: true, encoding: .utf8)
         XCTAssertTrue(text.hasPrefix("# Suggested by triage suggest from "), text)
         XCTAssertTrue(text.contains("# 8 messages in 90 days from deals@mail.shop.example on the list a1b2c3d4e5f6a7b8c9d0e1f23.7f9e8d.list-id.mcsv.net, 2 opened, none answered"), text)
         XCTAssertTrue(text.contains("# would have matched 8 messages; none you answered or flagged"), text)
@@ -104,11 +103,14 @@ final class SuggestCommandTests: XCTestCase {
         let check = try folder.triage(["check"])
         XCTAssertEqual(check.status, 0, "\(label): \(check.err)\n\(text)")
         XCTAssertEqual(check.err, "", text)
+        // With them saved, nothing new is suggested, and it says why.
+        let again = try folder.triage(["suggest", "--now", SuggestCorpus.nowText])
+        XCTAssertTrue(again.out.contains("# Nothing new to suggest: your rules already handle the "), again.out)
+        XCTAssertFalse(again.out.contains("rule \""), again.out)
         try FileManager.default.removeItem(atPath: folder.dir + "/rules/suggested.rules")
 
         // The kinds, from --json.
         let json = try folder.triage(["suggest", "--now", SuggestCorpus.nowText, "--json"])
-        try? json.out.write(toFile: "/tmp/suggest-\(label).json", atomically: true, encoding: .utf8)
         XCTAssertEqual(json.status, 0, json.err)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
         let rules = try XCTUnwrap(object["rules"] as? [[String: Any]])

@@ -103,17 +103,12 @@ public struct RuleSuggester: Sendable {
                 continue
             }
             guard let (kind, folder) = classify(evidence, isList: isList, subject: subject, history: history) else { continue }
-            if !includeCovered, members.allSatisfy({ covered[$0] }) {
-                report.leftOut.append(.init(subject: subject, reason: "your rules already handle all its mail"))
-                continue
-            }
             // A list with one sender (a newsletter tool's) is named after the sender, as people know it.
             let shown = isList && kind == .newsletter ? (evidence.onlySender.flatMap { Self.isSafeValue($0) ? $0 : nil } ?? subject) : subject
             var rule = SuggestedRule(name: Self.uniqueName("\(kind.rawValue) \(shown)", taken: &taken), kind: kind,
                                      subject: subject, isList: isList, query: "", actions: Self.actions(kind, folder: folder, evidence: evidence),
                                      evidence: evidence)
             rule.folder = folder
-            rule.covered = members.allSatisfy { covered[$0] }
             // People in the group are left out from the start: a list's posts of a friend,
             // a newsletter tool's mail with a friend in Reply-To.
             for i in members where personal[i] || protected[i] {
@@ -178,11 +173,21 @@ public struct RuleSuggester: Sendable {
                 report.leftOut.append(.init(subject: rule.subject, reason: "you answered or flagged its mail"))
                 return nil
             }
+            // Covered: the current rules already act on every message this one matches.
+            var rule = rule
+            rule.covered = hits.allSatisfy { covered[$0] }
+            if rule.covered, !includeCovered {
+                report.leftOut.append(.init(subject: rule.subject, reason: Self.coveredReason))
+                return nil
+            }
             return rule
         }
         report.rules.sort { ($0.kind.order, -$0.evidence.messages, $0.subject) < ($1.kind.order, -$1.evidence.messages, $1.subject) }
         return report
     }
+
+    /// The reason of a pattern the current rules already handle.
+    public static let coveredReason = "your rules already handle all its mail"
 
     // MARK: - Classification
 

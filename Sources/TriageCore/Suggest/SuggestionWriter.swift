@@ -16,7 +16,10 @@ public enum SuggestionWriter {
 
         """
         if report.rules.isEmpty {
-            text += "\n# Nothing to suggest: no pattern was clear enough (at least 3 messages of one sender or list).\n"
+            let covered = report.leftOut.filter { $0.reason == RuleSuggester.coveredReason }.count
+            text += covered > 0
+                ? "\n# Nothing new to suggest: your rules already handle the \(count(covered, "pattern")) found (--all shows them).\n"
+                : "\n# Nothing to suggest: no pattern was clear enough (at least 3 messages of one sender or list).\n"
         }
         for rule in report.rules {
             text += "\n"
