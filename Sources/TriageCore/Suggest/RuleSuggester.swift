@@ -84,6 +84,26 @@ public struct RuleSuggester: Sendable {
             groups[key, default: []].append(i)
         }
 
+        // Small groups pooled, so a pattern spread thin still shows: one sender's mail over
+        // several lists (a no-reply sender per repository) becomes that sender's; bulk
+        // senders of one domain (not a mail provider's) with few messages each, the domain's.
+        for key in order where (groups[key]?.count ?? 0) < minimumMessages {
+            let members = groups[key] ?? []
+            let senders = Set(members.compactMap { received[$0].message.from.first?.address.lowercased() })
+            guard senders.count == 1, let sender = senders.first else { continue }
+            var pool: String
+            if key.hasPrefix("list:") {
+                pool = "from:" + sender
+            } else {
+                let domain = Address(address: sender).domain
+                guard !domain.isEmpty, !Self.isMailProvider(domain), !people.contains(sender),
+                      members.allSatisfy({ Self.isBulk(received[$0]) }) else { continue }
+                pool = "from:@" + domain
+            }
+            if groups[pool] == nil { order.append(pool) }
+            groups[pool, default: []].append(contentsOf: members)
+        }
+
         var candidates: [SuggestedRule] = []
         var taken = Set((current?.rules ?? []).map { $0.name.lowercased() })
         for key in order {
@@ -285,6 +305,27 @@ public struct RuleSuggester: Sendable {
             for label in m.message.server.labels { e.labels[label, default: 0] += 1 }
         }
         return e
+    }
+
+    /// Whether a message carries a bulk or automatic sender's marks: List-Unsubscribe,
+    /// Precedence bulk/list/junk, Auto-Submitted, a no-reply address.
+    static func isBulk(_ m: HistoryMessage) -> Bool {
+        if m.header("list-unsubscribe") != nil { return true }
+        if let p = m.header("precedence")?.lowercased().trimmingCharacters(in: .whitespaces), ["bulk", "list", "junk"].contains(p) { return true }
+        if let auto = m.header("auto-submitted")?.lowercased().trimmingCharacters(in: .whitespaces), !auto.hasPrefix("no") { return true }
+        return m.message.from.first.map { isNoReply($0.localPart) } ?? false
+    }
+
+    /// Domains of mail providers, where a domain says nothing of who writes: never a
+    /// domain rule there.
+    static func isMailProvider(_ domain: String) -> Bool {
+        let exact: Set<String> = ["gmail.com", "googlemail.com", "icloud.com", "me.com", "mac.com", "aol.com", "msn.com", "web.de",
+                                  "proton.me", "protonmail.com", "pm.me", "mail.ru", "fastmail.com", "fastmail.fm", "zoho.com",
+                                  "t-online.de", "orange.fr", "free.fr", "qq.com", "163.com", "126.com", "posteo.de", "mailbox.org",
+                                  "hey.com", "tutanota.com", "tuta.io", "seznam.cz", "naver.com", "rediffmail.com"]
+        if exact.contains(domain) { return true }
+        let first = domain.split(separator: ".").first.map(String.init) ?? domain
+        return ["yahoo", "hotmail", "outlook", "live", "gmx", "yandex", "ymail", "libero", "wanadoo"].contains(first)
     }
 
     /// Words of a receipt's or an invoice's subject (or folder).

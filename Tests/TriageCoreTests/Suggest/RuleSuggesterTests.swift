@@ -217,4 +217,36 @@ final class RuleSuggesterTests: XCTestCase {
             XCTAssertTrue(json.contains(key), "\(key) in \(json)")
         }
     }
+
+    func testOneSendersThinListsArePooledIntoASenderRule() throws {
+        let history = (0..<4).flatMap { repo in
+            (0..<2).map { i in
+                mail(from: "notifications@github.com", list: "repo\(repo).acme.github.com",
+                     headers: [("List-Unsubscribe", "<mailto:u@reply.github.com>")], daysAgo: Double(repo * 2 + i + 1))
+            }
+        }
+        let rule = try XCTUnwrap(suggest(history).rules.first)
+        XCTAssertEqual(rule.query, #"from:"notifications@github.com""#)
+        XCTAssertEqual(rule.kind, .notification)
+        XCTAssertEqual(rule.matched, 8)
+        // One flagged among them: no rule, as the flagged one has the same sender.
+        var flagged = history
+        flagged[3].message.server.flags.insert("\\Flagged")
+        XCTAssertEqual(suggest(flagged).rules.count, 0)
+    }
+
+    func testADomainsThinBulkSendersArePooledButNeverAMailProvidersOrAPersons() throws {
+        let shop = ["news@mail.shop.example", "deals@mail.shop.example", "offers@mail.shop.example"].flatMap { bulk($0, count: 2) }
+        var history = shop + (0..<4).map { mail(from: "alice@mail.shop.example", daysAgo: Double($0 + 1)) }
+        history.append(mail(from: "me@example.test", to: "alice@mail.shop.example", folder: "Sent", sent: true))
+        let report = suggest(history)
+        let rule = try XCTUnwrap(report.rules.first)
+        XCTAssertEqual(report.rules.count, 1)
+        XCTAssertEqual(rule.subject, "@mail.shop.example")
+        XCTAssertEqual(rule.exceptions, ["alice@mail.shop.example"])
+        XCTAssertEqual(rule.matched, 6)
+        XCTAssertEqual(try touched(report, history).count, 6)
+        let gmail = ["a@gmail.com", "b@gmail.com", "c@gmail.com"].flatMap { bulk($0, count: 2) }
+        XCTAssertEqual(suggest(gmail).rules.count, 0)
+    }
 }
