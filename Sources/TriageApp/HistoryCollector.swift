@@ -21,6 +21,8 @@ package enum HistoryCollector {
         package var folders: [(name: String, messages: Int)] = []
         /// The Sent folder read, if any.
         package var sent: String?
+        /// Folders that could not be read (refused, gone since LIST), with the server's word.
+        package var unreadable: [(name: String, reason: String)] = []
     }
 
     /// Reads `account`'s history on `connection`: received mail dated at or after
@@ -50,8 +52,10 @@ package enum HistoryCollector {
             let status: MailboxStatus
             do {
                 status = try connection.open(name, readOnly: true)
-            } catch let error as MailError where error.kind == .missingFolder {
+            } catch let error as MailError where error.kind == .missingFolder || error.kind == .refused {
                 if isSent, account.sent != nil { throw SimpleError(.config, "[account \(account.name)] sent = \(name): \(error.message)") }
+                // One folder the server will not open blocks none of the others.
+                collected.unreadable.append((name, error.message))
                 continue
             }
             _ = status

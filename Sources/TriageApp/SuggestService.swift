@@ -31,6 +31,9 @@ package enum SuggestService {
                 context.err("triage: account \(account.name): no Sent folder (no \\Sent folder on \(connection.serverName) and no "
                     + "sent = FOLDER in [account \(account.name)]): whom you write to is known only from the mail you answered\n")
             }
+            for folder in collected.unreadable {
+                context.err("triage: account \(account.name): folder \(String(reflecting: folder.name)) was not read: \(folder.reason)\n")
+            }
             messages += collected.messages
             systemFolders.formUnion(collected.systemFolders)
             if let user = account.user, user.contains("@") { identities.append(user) }
