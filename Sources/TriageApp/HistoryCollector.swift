@@ -34,13 +34,15 @@ package enum HistoryCollector {
         var collected = Collected()
         let sent = try account.sent ?? connection.specialUseFolder("\\Sent")
         collected.sent = sent
-        for attribute in ["\\Trash", "\\Junk", "\\Drafts", "\\Archive", "\\All"] {
-            if let folder = try connection.specialUseFolder(attribute) { collected.systemFolders.insert(folder) }
+        // Trash, junk and drafts say nothing of a sender (Gmail's All Mail repeats every
+        // other folder); the archive says mail was read and put away: read, but no one's filing.
+        var skipped = Set<String>()
+        for attribute in ["\\Trash", "\\Junk", "\\Drafts", "\\All"] {
+            if let folder = try connection.specialUseFolder(attribute) { skipped.insert(folder) }
         }
-        if let archive = account.archive { collected.systemFolders.insert(archive) }
+        collected.systemFolders = skipped
+        if let archive = try account.archive ?? connection.specialUseFolder("\\Archive") { collected.systemFolders.insert(archive) }
         if let sent { collected.systemFolders.insert(sent) }
-        // Trash, junk and drafts say nothing of a sender; the archive says it was read and put away.
-        let skipped = collected.systemFolders.subtracting([account.archive].compactMap { $0 })
         var names = try connection.listFolders() ?? account.mailboxes
         if !names.contains(where: { $0.uppercased() == "INBOX" }) { names.insert("INBOX", at: 0) }
         if let sent, !names.contains(sent) { names.append(sent) }
@@ -61,20 +63,28 @@ package enum HistoryCollector {
             _ = status
             let uids = try connection.uids(above: 0)
             var count = 0
-            var start = 0
-            while start < uids.count {
-                let part = Array(uids[start..<min(start + chunk, uids.count)])
-                start += chunk
+            // Newest first (UIDs grow with arrival): a folder's old mail (a large archive) is not
+            // fetched beyond the first chunk that holds nothing of the window.
+            var end = uids.count
+            while end > 0 {
+                let part = Array(uids[max(0, end - chunk)..<end])
+                end -= chunk
+                var inWindow = false
                 for fetched in try connection.fetch(part, parts: [], headerFields: headerFields) {
                     var message = MessageParser.parse(fetched.header, keepingHeaders: kept)
                     message.server = fetched.serverFacts(account: account.name, mailbox: name)
                     message.size = fetched.size
                     let item = HistoryMessage(message: message, isSent: isSent)
                     // Received mail outside the window is dropped at once: memory holds the window only.
+                    // A chunk keeps the walk going when something in it is of the window by its Date or its
+                    // arrival (an old Date on recent mail must not stop it early).
+                    if (fetched.internalDate ?? Int64.max) >= since { inWindow = true }
                     if !isSent, let seconds = item.seconds, seconds < since { continue }
+                    inWindow = true
                     collected.messages.append(item)
                     count += 1
                 }
+                if !isSent, !inWindow { break }
             }
             collected.folders.append((name, count))
         }

@@ -74,4 +74,39 @@ final class HistoryCollectorTests: XCTestCase {
             XCTAssertEqual((error as? SimpleError)?.exitStatus, .config)
         }
     }
+
+    /// A Maildir whose fetches are counted.
+    private final class Counting: MailConnection {
+        let inner: MaildirConnection
+        var fetched = 0
+        init(_ inner: MaildirConnection) { self.inner = inner }
+        var serverName: String { inner.serverName }
+        func open(_ mailbox: String, readOnly: Bool) throws -> MailboxStatus { try inner.open(mailbox, readOnly: readOnly) }
+        func uids(above uid: UInt32) throws -> [UInt32] { try inner.uids(above: uid) }
+        func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] {
+            fetched += uids.count
+            return try inner.fetch(uids)
+        }
+        func store(_ change: FlagChange, uids: [UInt32]) throws { try inner.store(change, uids: uids) }
+        func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod { try inner.move(uids, to: folder) }
+        func listFolders() throws -> [String]? { try inner.listFolders() }
+        func specialUseFolder(_ attribute: String) throws -> String? { try inner.specialUseFolder(attribute) }
+        func close() { inner.close() }
+    }
+
+    func testAFoldersOldMailIsNotFetchedBeyondTheFirstChunkOutsideTheWindow() throws {
+        // 2,500 old messages (old Date and old arrival), then 3 of the window: newest last.
+        for i in 0..<2500 {
+            try put("/.Lists.dev", String(format: "a%05d", i), daysAgo: 200)
+            let path = root + "/.Lists.dev/cur/" + String(format: "a%05d", i) + ":2,"
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: TimeInterval(now - 200 * 86_400))],
+                                                  ofItemAtPath: path)
+        }
+        for i in 0..<3 { try put("/.Lists.dev", "b\(i)", daysAgo: 5) }
+        let connection = Counting(try MaildirConnection(root: root))
+        let collected = try HistoryCollector.collect(account(), on: connection, since: now - 90 * 86_400, keep: [], fields: [])
+        XCTAssertEqual(collected.messages.filter { $0.folder == "Lists/dev" }.count, 3)
+        // The newest chunk (1,000, holding the 3) and the next, all old: not the third.
+        XCTAssertEqual(connection.fetched, 2000)
+    }
 }
