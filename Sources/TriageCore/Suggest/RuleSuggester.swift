@@ -134,6 +134,13 @@ public struct RuleSuggester: Sendable {
             for i in members where personal[i] || protected[i] {
                 Self.except(received[i], in: &rule, people: people, protected: protected[i])
             }
+            // A domain's rule leaves out everyone there you write to, whether or not they wrote lately.
+            if subject.hasPrefix("@") {
+                let domain = String(subject.dropFirst())
+                for person in people.sorted() where person.hasSuffix("@" + domain) || person.hasSuffix("." + domain) {
+                    if Self.isSafeValue(person), !rule.exceptions.contains(person) { rule.exceptions.append(person) }
+                }
+            }
             rule.query = Self.query(rule)
             candidates.append(rule)
         }

@@ -246,6 +246,9 @@ final class RuleSuggesterTests: XCTestCase {
         XCTAssertEqual(rule.exceptions, ["alice@mail.shop.example"])
         XCTAssertEqual(rule.matched, 6)
         XCTAssertEqual(try touched(report, history).count, 6)
+        // Someone there you write to, who has not written lately, is left out too.
+        let quiet = history + [mail(from: "me@example.test", to: "bert@eu.mail.shop.example", folder: "Sent", sent: true)]
+        XCTAssertEqual(suggest(quiet).rules.first?.exceptions, ["alice@mail.shop.example", "bert@eu.mail.shop.example"])
         let gmail = ["a@gmail.com", "b@gmail.com", "c@gmail.com"].flatMap { bulk($0, count: 2) }
         XCTAssertEqual(suggest(gmail).rules.count, 0)
     }
