@@ -47,7 +47,7 @@ _triage() {
                 fi
                 skip=1 ;;
             --config=*) _triage_config=(--config "${word#--config=}") ;;
-            --output|--account|--mailbox|--date|--since|--now|--batch-size|--plan|--me|--url|--user|--password-command|--digest-to|--hour|--smtp) skip=1 ;;
+            --output|--account|--mailbox|--date|--since|--days|--now|--batch-size|--plan|--me|--url|--user|--password-command|--digest-to|--hour|--smtp) skip=1 ;;
             -*) ;;
             *) if [ -z "$command" ]; then command=$word; else positional+=("$word"); fi ;;
         esac
@@ -62,7 +62,7 @@ _triage() {
         --account)
             _triage_offer "$(_triage_list accounts)"
             return 0 ;;
-        --mailbox|--date|--since|--now|--batch-size|--plan|--me|--url|--user|--password-command|--digest-to|--hour|--smtp)
+        --mailbox|--date|--since|--days|--now|--batch-size|--plan|--me|--url|--user|--password-command|--digest-to|--hour|--smtp)
             return 0 ;;
     esac
 

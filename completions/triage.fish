@@ -29,7 +29,7 @@ function __triage_words
             continue
         end
         switch $word
-            case --config --output --account --mailbox --date --since --now --batch-size --plan --me --url --user --password-command --digest-to --hour --smtp
+            case --config --output --account --mailbox --date --since --days --now --batch-size --plan --me --url --user --password-command --digest-to --hour --smtp
                 set skip 1
             case '-*'
             case '*'

@@ -39,8 +39,9 @@ package enum FolderNames {
             + "remove the term, or keep such rules for a configuration with only Gmail accounts")
     }
 
-    /// The account's folders as the rules name them: LIST on IMAP; nil for a Maildir,
-    /// whose folders are probed one by one instead (`missing`).
+    /// The account's folders as the rules name them: LIST on IMAP, the Maildir++
+    /// folders on a Maildir; nil for a connection that cannot list them, whose folders
+    /// are probed one by one instead (`missing`).
     package static func existing(on connection: MailConnection) throws -> [String]? {
         try connection.folderList()
     }

@@ -10,6 +10,7 @@ enum CommandTable {
         WatchCommand.self,
         CheckCommand.self,
         TestCommand.self,
+        SuggestCommand.self,
         QueueCommand.self,
         RemindCommand.self,
         DigestCommand.self,

@@ -44,6 +44,18 @@ final class ConfigLoaderTests: XCTestCase {
         }
     }
 
+    /// `sent = FOLDER` (issue 28, `triage suggest`): the folder as written, nil by default, empty an error on its line.
+    func testSentIsAFolderNameOrTheServersSentFolder() throws {
+        let good = try ConfigLoader.parse("[triage]\n[account a]\nurl = imaps://h\nsent = Sent Items\n[account b]\nurl = imaps://h\n",
+                                          path: "t.conf")
+        XCTAssertEqual(good.accounts.map(\.sent), ["Sent Items", nil])
+        XCTAssertThrowsError(try ConfigLoader.parse("[triage]\n[account a]\nurl = imaps://h\nsent = \n", path: "t.conf")) { error in
+            let problems = (error as? ConfigError)?.problems ?? []
+            XCTAssertEqual(problems.map(\.line), [4], "\(problems)")
+            XCTAssertTrue(problems.first?.message.hasPrefix("sent is empty") ?? false, "\(problems)")
+        }
+    }
+
     /// `server_search` (issue 14, narrowing): auto by default, any case, anything else an error on its line.
     func testServerSearchIsAutoSubstringOrOff() throws {
         let good = try ConfigLoader.parse("[triage]\n[account a]\nurl = imaps://h\nserver_search = Substring\n"

@@ -109,7 +109,8 @@ public struct AccountSection: Sendable {
     /// `Authentication-Results` it adds (RFC 8601), the only ones a one-click
     /// unsubscribe trusts (docs/digest.md); nil: none is trusted.
     public var authservID: String?
-    /// `sent = FOLDER`: the folder `in:Sent` reads (as `move` names folders); nil: the
+    /// `sent = FOLDER`: the account's Sent folder (as `move` names folders): what `in:Sent`
+    /// reads (follow-ups) and whom the user writes to (`triage suggest`); nil: the
     /// SPECIAL-USE `\Sent` folder, or `Sent` on a Maildir.
     public var sent: String?
     /// `sieve_port = N`: the ManageSieve port of an IMAP account's host (`triage deploy

@@ -1,0 +1,46 @@
+import Foundation
+import TriageConfig
+import TriageCore
+
+/// `triage suggest` between the adapters and the command line: reads the history of
+/// each account (`HistoryCollector`), then asks `RuleSuggester` with the current rules.
+package enum SuggestService {
+    /// What one `triage suggest` found.
+    package struct Outcome {
+        package var report: SuggestionReport
+        /// The accounts read.
+        package var accounts: [String]
+    }
+
+    /// Reads `accounts` (connecting to each; a failing account stops the command, as
+    /// its mail is part of what the suggestions promise not to touch) and analyses the
+    /// `days` before `context.now`. `rules` are the current rules (nil: none yet).
+    package static func suggest(accounts: [AccountSection], setup: RunSetup, rules: CompiledRules?, days: Int, all: Bool,
+                                context: Context) throws -> Outcome {
+        let now = context.now
+        let since = Int64(now.timeIntervalSince1970) - Int64(days) * 86_400
+        var messages: [HistoryMessage] = []
+        var systemFolders = Set<String>()
+        var identities: [String] = []
+        for account in accounts {
+            let connection = try AccountSession.connect(account, credential: nil, context: context, verbose: false)
+            defer { connection.close() }
+            let collected = try HistoryCollector.collect(account, on: connection, since: since, keep: rules?.headerNames ?? [],
+                                                         fields: rules?.neededHeaderFields ?? [])
+            if collected.sent == nil {
+                context.err("triage: account \(account.name): no Sent folder (no \\Sent folder on \(connection.serverName) and no "
+                    + "sent = FOLDER in [account \(account.name)]): whom you write to is known only from the mail you answered\n")
+            }
+            for folder in collected.unreadable {
+                context.err("triage: account \(account.name): folder \(String(reflecting: folder.name)) was not read: \(folder.reason)\n")
+            }
+            messages += collected.messages
+            systemFolders.formUnion(collected.systemFolders)
+            if let user = account.user, user.contains("@") { identities.append(user) }
+        }
+        let history = MailHistory(messages: messages, days: days, now: now, identities: identities, systemFolders: systemFolders)
+        let environment = rules?.environment ?? RulesFolder.environment(for: setup.config)
+        let suggester = RuleSuggester(environment: environment, current: rules, includeCovered: all)
+        return Outcome(report: suggester.suggest(history), accounts: accounts.map(\.name))
+    }
+}
