@@ -83,12 +83,14 @@ final class HistoryCollectorTests: XCTestCase {
         var serverName: String { inner.serverName }
         func open(_ mailbox: String, readOnly: Bool) throws -> MailboxStatus { try inner.open(mailbox, readOnly: readOnly) }
         func uids(above uid: UInt32) throws -> [UInt32] { try inner.uids(above: uid) }
-        func fetch(_ uids: [UInt32]) throws -> [FetchedMessage] {
-            fetched += uids.count
-            return try inner.fetch(uids)
+        func fetch(_ request: FetchRequest) throws -> [FetchedMessage] {
+            fetched += request.uids.count
+            return try inner.fetch(request)
         }
         func store(_ change: FlagChange, uids: [UInt32]) throws { try inner.store(change, uids: uids) }
-        func move(_ uids: [UInt32], to folder: String) throws -> MoveMethod { try inner.move(uids, to: folder) }
+        func move(_ uids: [UInt32], to folder: String, recorder: MoveRecorder?, resuming attempts: [CopyAttempt]?) throws -> MoveMethod {
+            try inner.move(uids, to: folder, recorder: recorder, resuming: attempts)
+        }
         func folderList() throws -> [String]? { try inner.folderList() }
         func specialUseFolder(_ attribute: String) throws -> String? { try inner.specialUseFolder(attribute) }
         func close() { inner.close() }
