@@ -111,6 +111,9 @@ package struct RunPipeline {
             let shared = try AccountSession.accountSetup(account, on: connection, setup: setup, options: options, context: context,
                                                          known: { FileManager.default.fileExists(
                                                              atPath: MailboxState.path(store: stateRoot, account: account.name, mailbox: $0)) })
+            // Snoozed mail whose time has come, back in INBOX before INBOX is read.
+            try SnoozeService.wakeDue(account, on: connection, store: setup.store, dryRun: options.dryRun, context: context,
+                                      printer: printer, checkpoint: checkpoint)
             for mailbox in account.mailboxes + shared.filed {
                 let outcome: (status: ExitStatus, processed: Int, records: Int)
                 do {

@@ -105,6 +105,11 @@ public struct AccountSection: Sendable {
     /// `archive = FOLDER`: where the `archive` action moves mail (as `move` names
     /// folders); nil: the SPECIAL-USE `\Archive` folder, or `Archive` on a Maildir.
     public var archive: String?
+    /// `snoozed = FOLDER`: where the `snooze` action keeps mail until it wakes (as
+    /// `move` names folders; made when missing); nil: `Snoozed`.
+    public var snoozed: String?
+    /// The snoozed folder: `snoozed`, else `Snoozed`.
+    public var snoozedFolder: String { snoozed ?? SnoozeRecord.defaultFolder }
     /// `sieve_port = N`: the ManageSieve port of an IMAP account's host (`triage deploy
     /// sieve`); nil for 4190 (RFC 5804).
     public var sievePort: UInt16?

@@ -83,6 +83,14 @@ public protocol MailConnection: AnyObject {
 
     /// Ends the session politely (IMAP `LOGOUT`); never throws, safe to call twice.
     func close()
+
+    /// Makes the folder `name` (as rules name it) unless it exists: the snoozed folder.
+    func createFolder(_ name: String) throws
+
+    /// The UIDs in the open mailbox of the messages whose Message-ID is `messageID`
+    /// (without angle brackets), ascending: how the wake finds a snoozed message again
+    /// whatever UID the move gave it.
+    func messageUIDs(withMessageID messageID: String) throws -> [UInt32]
 }
 
 extension MailConnection {
@@ -127,6 +135,20 @@ extension MailConnection {
     /// No fewer fields: for connections where it saves nothing.
     public func fetch(_ uids: [UInt32], textPrefix: Int, headerFields: [String]) throws -> [FetchedMessage]? {
         nil
+    }
+
+    /// Cannot make folders: says so.
+    public func createFolder(_ name: String) throws {
+        throw MailError(.configuration, server: serverName, "cannot create the folder \(name) here; create it yourself")
+    }
+
+    /// Reads the Message-ID of every message of the open mailbox (a snoozed folder is
+    /// small): for connections that cannot search.
+    public func messageUIDs(withMessageID messageID: String) throws -> [UInt32] {
+        let all = try uids(above: 0)
+        guard !all.isEmpty else { return [] }
+        return try fetch(all, parts: [], headerFields: ["MESSAGE-ID"])
+            .filter { HeaderField.messageID(in: $0.header) == messageID }.map(\.uid).sorted()
     }
 }
 

@@ -8,6 +8,7 @@ public struct ActionWord: Sendable {
     /// The word that starts an action.
     public enum Name: String, CaseIterable, Sendable {
         case label, unlabel, move, archive, mark, flag, queue, remind, digest, webhook, stop
+        case snooze
     }
 
     /// The word.
@@ -42,6 +43,9 @@ public struct ActionWord: Sendable {
         case .digest: return ActionWord(name: name, forms: ["digest [\"SECTION\"]"], examples: [.digest(section: "FYI")])
         case .webhook: return ActionWord(name: name, forms: ["webhook \"URL\""], examples: [.webhook(url: "https://example.test/")])
         case .stop: return ActionWord(name: name, forms: ["stop"], examples: [.stop])
+        case .snooze:
+            return ActionWord(name: name, forms: ["snooze until DAY [at TIME]", "snooze for N hours|days|weeks"],
+                              examples: [.snooze(.until(.inDays(1), at: nil)), .snooze(.hours(24))])
         }
     }
 }
@@ -61,6 +65,7 @@ extension Action {
         case .digest: return .digest
         case .webhook: return .webhook
         case .stop: return .stop
+        case .snooze: return .snooze
         }
     }
 }

@@ -95,6 +95,7 @@ extension Store {
         try finishInterruptedUpdates(Reminder.self)
         try finishInterruptedUpdates(DigestEntry.self)
         try finishInterruptedUpdates(WebhookDelivery.self)
+        try finishInterruptedUpdates(SnoozeRecord.self)
     }
 
     private func finishInterruptedUpdates<R: StoreRecord & Equatable>(_ type: R.Type) throws {

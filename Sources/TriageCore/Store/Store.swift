@@ -117,7 +117,7 @@ public final class Store {
     /// `state/` where each mailbox's run stopped): whoever may write one of them could
     /// plant a secret or records, or rewind a run. Paths only; the caller checks them.
     public var trustedFolders: [String] {
-        [root] + [QueueEntry.kindFolder, Reminder.kindFolder, DigestEntry.kindFolder, WebhookDelivery.kindFolder, "state", "caldav"]
+        [root] + [QueueEntry.kindFolder, Reminder.kindFolder, DigestEntry.kindFolder, WebhookDelivery.kindFolder, SnoozeRecord.kindFolder, "state", "caldav"]
             .map { root + "/" + $0 }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Records to write together: one lock, one fsync per file and one per folder
 /// touched, however many records.
 public struct StoreBatch: Sendable {
@@ -21,7 +23,8 @@ public struct StoreBatch: Sendable {
     /// action as the rule wrote it, with any placeholders already expanded for
     /// this message, so the same message always gets the same id.
     @discardableResult
-    public mutating func add(_ action: Action, rule: String, message: Message, created: Timestamp) -> Bool {
+    public mutating func add(_ action: Action, rule: String, message: Message, created: Timestamp,
+                             timeZone: TimeZone? = nil) -> Bool {
         guard let effect = action.storeEffect else { return false }
         let id = RecordID.forMessage(message, rule: rule, action: action)
         let today = created.localDay
@@ -36,6 +39,11 @@ public struct StoreBatch: Sendable {
             add(DigestEntry(id: id, section: section, created: created, rule: rule, message: summary))
         case .webhookDelivery(let url):
             add(WebhookDelivery(id: id, url: url, created: created, rule: rule, message: summary))
+        case .snoozeRecord(let spec):
+            // The wake in the configured zone (a day's 08:00 is local); the offset of `created` without one.
+            let zone = timeZone ?? TimeZone(secondsFromGMT: created.utcOffsetSeconds) ?? .gmt
+            add(SnoozeRecord(id: id, created: created, wake: spec.wake(now: created.date, timeZone: zone), rule: rule,
+                             message: summary))
         }
         return true
     }

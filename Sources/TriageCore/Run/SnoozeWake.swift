@@ -1,0 +1,121 @@
+import Foundation
+
+/// Brings snoozed messages back: each due `SnoozeRecord` of an account is found in the
+/// snoozed folder by its Message-ID (whatever UID the move gave it), marked unread,
+/// moved to INBOX (journaled like a run's moves: `MoveJournal` of the snoozed folder,
+/// resumed on a server without MOVE from its proofs) and only then marked woken.
+///
+/// A crash at any step is safe to rerun: before the move the message is still in the
+/// snoozed folder and the record still says snoozed, so the next run does it again;
+/// after the move the search finds nothing there and the record is marked woken. A
+/// message is therefore neither lost nor left snoozed forever.
+public struct SnoozeWake {
+    /// The account (the records' and the journal's).
+    public var account: String
+    /// The snoozed folder, as rules name folders.
+    public var folder: String
+    /// The store.
+    public var store: Store
+    /// The current instant (injected).
+    public var now: Date
+    /// Where events go.
+    public var report: (RunEvent) -> Void
+    /// Called after each step that changes something; the crash tests kill the process here.
+    public var checkpoint: (String) -> Void = { _ in }
+
+    /// The folder woken mail goes back to.
+    public static let inbox = "INBOX"
+
+    /// Creates a wake for `account`.
+    public init(account: String, folder: String, store: Store, now: Date, report: @escaping (RunEvent) -> Void) {
+        self.account = account
+        self.folder = folder
+        self.store = store
+        self.now = now
+        self.report = report
+    }
+
+    /// The account's snoozed records, soonest first.
+    public static func snoozed(in store: Store, account: String) -> [SnoozeRecord] {
+        store.records(SnoozeRecord.self, in: [SnoozeRecord.activeFolder]).records
+            .filter { ($0.message.account ?? "") == account }
+            .sorted { ($0.wake.secondsSince1970, $0.id) < ($1.wake.secondsSince1970, $1.id) }
+    }
+
+    /// The account's records due at `now`.
+    public func due() -> [SnoozeRecord] {
+        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        return Self.snoozed(in: store, account: account).filter { $0.isDue(at: seconds) }
+    }
+
+    /// The soonest wake of any snoozed record in the store (for `watch`'s timer), nil when none.
+    public static func nextWake(in store: Store) -> Timestamp? {
+        store.records(SnoozeRecord.self, in: [SnoozeRecord.activeFolder]).records.map(\.wake)
+            .min { $0.secondsSince1970 < $1.secondsSince1970 }
+    }
+
+    /// Wakes `records` (the due ones, or those `triage snooze wake` names) on
+    /// `connection`; returns the records as woken. Throws `MailError` or store errors;
+    /// what was finished stays finished.
+    @discardableResult
+    public func wake(_ records: [SnoozeRecord], on connection: MailConnection) throws -> [SnoozeRecord] {
+        guard !records.isEmpty else { return [] }
+        let stamp = Timestamp(now, timeZone: store.timeZone)
+        let status: MailboxStatus
+        do {
+            status = try connection.open(folder, readOnly: false)
+        } catch let error as MailError where error.kind == .missingFolder {
+            // Nothing can be in a folder that is not there: nothing to bring back, nothing lost.
+            return try records.map { try settle($0, at: stamp, note: "the snoozed folder \(folder) does not exist") }
+        }
+        var journal = MoveJournal.load(store: store.root, account: account, mailbox: folder)
+        if journal?.uidValidity != status.uidValidity { journal = nil }
+        var woken: [SnoozeRecord] = []
+        for record in records {
+            guard let messageID = record.message.messageID else {
+                woken.append(try settle(record, at: stamp, note: "no Message-ID to find it by in \(folder)"))
+                continue
+            }
+            let uids = try connection.messageUIDs(withMessageID: messageID)
+            guard !uids.isEmpty else {
+                // Already moved (a run that died before noting it), or moved away by hand.
+                woken.append(try settle(record, at: stamp, note: "not in \(folder): already back, or moved by hand"))
+                continue
+            }
+            // Unread first: the copy the move makes carries the flag.
+            try connection.store(FlagChange(.remove, flags: ["\\Seen"]), uids: uids)
+            checkpoint("wake flags")
+            var next = MoveJournal(uidValidity: status.uidValidity, moves: [Self.inbox: uids], attempts: journal?.attempts ?? [])
+            if let journal { for (target, begun) in journal.moves where target != Self.inbox { next.moves[target] = begun } }
+            try next.save(store: store.root, account: account, mailbox: folder)
+            checkpoint("wake journal")
+            let writer = MoveJournalWriter(next, store: store.root, account: account, mailbox: folder, checkpoint: checkpoint)
+            if let journal, !journal.started(uids, to: Self.inbox).isEmpty {
+                try connection.resumeMove(uids, to: Self.inbox, attempts: journal.attempts(to: Self.inbox), recorder: writer)
+            } else {
+                try connection.move(uids, to: Self.inbox, recorder: writer)
+            }
+            checkpoint("wake move")
+            journal = writer.journal
+            woken.append(try settle(record, at: stamp, note: nil))
+        }
+        try MoveJournal.remove(store: store.root, account: account, mailbox: folder)
+        return woken
+    }
+
+    /// Marks `record` woken at `stamp`, with what the wake found when it brought nothing back.
+    private func settle(_ record: SnoozeRecord, at stamp: Timestamp, note: String?) throws -> SnoozeRecord {
+        let updated = try store.update(SnoozeRecord.self, ids: [record.id]) {
+            $0.woken = stamp
+            $0.wakeNote = note
+        }
+        checkpoint("wake store")
+        let subject = DigestFormat.oneLine(record.message.subject ?? "(no subject)", limit: 80)
+        if let note {
+            report(.warning(account: account, mailbox: folder, "snoozed \"\(subject)\" woke, but nothing was moved: \(note)"))
+        } else {
+            report(.note(account: account, mailbox: folder, "woke \"\(subject)\": back in INBOX, unread"))
+        }
+        return updated.first ?? record
+    }
+}
