@@ -33,3 +33,49 @@ package enum SnoozeService {
         return account.snoozedFolder
     }
 }
+
+extension SnoozeService {
+    /// `triage snooze wake ID...`: brings the named snoozed messages back now, whatever
+    /// their time, account by account (credentials before the store lock, as `run`
+    /// asks them; then the lock, waited for as `run` waits). Returns the woken records.
+    /// An unknown or ambiguous id is a data error (65) that changes nothing.
+    package static func wakeNow(_ typed: [String], setup: RunSetup, context: Context) throws -> [SnoozeRecord] {
+        let store = setup.store
+        let ids = try store.resolve(SnoozeRecord.self, typed)
+        var records: [SnoozeRecord] = []
+        for id in ids {
+            guard let record = try store.record(SnoozeRecord.self, id: id) else { continue }
+            guard record.woken == nil else {
+                throw SimpleError(.dataError, "snooze wake: \(store.shortIDs(SnoozeRecord.self).short(id)) is back already "
+                                  + "(woke \(record.woken.map(\.rfc3339) ?? "")); nothing to do")
+            }
+            records.append(record)
+        }
+        let accounts = Dictionary(grouping: records) { $0.message.account ?? "" }
+        var credentials: [String: Result<MailCredential, any Error>] = [:]
+        var sections: [String: AccountSection] = [:]
+        for name in accounts.keys.sorted() {
+            guard let account = setup.config.accounts.first(where: { $0.name == name }) else {
+                throw SimpleError(.config, "snooze wake: the message was snoozed in [account \(name)], which \(setup.config.path) no longer has")
+            }
+            sections[name] = account
+            if case .imap = account.endpoint { credentials[name] = Result { try AccountSession.credential(for: account) } }
+        }
+        let printer = RunPrinter(context: context, verbose: false, dryRun: false)
+        let hook = context.hooks.crashHook(context.output)
+        let checkpoint: @Sendable (String) -> Void = { hook.checkpoint($0) }
+        try LockWait.lock(store, seconds: LockWait.runSeconds)
+        defer { store.unlock() }
+        var woken: [SnoozeRecord] = []
+        for name in accounts.keys.sorted() {
+            guard let account = sections[name], let due = accounts[name] else { continue }
+            let connection = try AccountSession.connect(account, credential: credentials[name], context: context, verbose: false,
+                                                        checkpoint: hook.isArmed ? checkpoint : nil)
+            defer { connection.close() }
+            var wake = SnoozeWake(account: name, folder: account.snoozedFolder, store: store, now: context.now, report: printer.report)
+            wake.checkpoint = checkpoint
+            woken += try wake.wake(due, on: connection)
+        }
+        return woken
+    }
+}

@@ -11,6 +11,7 @@ enum CommandTable {
         TestCommand.self,
         QueueCommand.self,
         RemindCommand.self,
+        SnoozeCommand.self,
         DigestCommand.self,
         SyncCommand.self,
         ExportCommand.self,

@@ -374,7 +374,7 @@ public struct MailboxRunner {
                     outcome.processed += 1
                     continue
                 }
-                let actions = classify(message)
+                let actions = snoozeable(classify(message), uid: item.uid, message: message)
                 outcome.processed += 1
                 report(.decision(account: account, mailbox: mailbox, uid: item.uid, subject: message.subject, actions: actions))
                 if !parts.contains(.text), !options.dryRun,
@@ -572,7 +572,7 @@ public struct MailboxRunner {
                     full.server = message.server
                     message = full
                 }
-                let actions = classify(message)
+                let actions = snoozeable(classify(message), uid: uid, message: message)
                 report(.decision(account: account, mailbox: mailbox, uid: uid, subject: message.subject, actions: actions))
                 if !actions.isEmpty { classified.append((uid, message, actions)) }
             }
@@ -583,8 +583,7 @@ public struct MailboxRunner {
     /// Phase 3: the records and server commands the batch's actions make.
     private func makePlan(_ classified: [Classified], archive: ArchiveTarget?, snoozed: String) -> BatchPlan {
         var plan = BatchPlan(created: Timestamp(now, timeZone: store.timeZone))
-        for (uid, message, planned) in classified {
-            let actions = snoozeable(planned, uid: uid, message: message)
+        for (uid, message, actions) in classified {
             for planned in actions {
                 plan.records.add(planned.action, rule: planned.rule, message: message, created: plan.created,
                                  timeZone: store.timeZone)
