@@ -40,6 +40,11 @@ package final class WatchLoop {
     private var nextSync: [String: Date] = [:]
     /// The seconds between syncs of each `[caldav NAME]` (scaled by the test hook).
     private let syncInterval: [String: Double]
+    /// When the soonest snoozed message wakes (`SnoozeWake.nextWake`): the wait ends
+    /// then, and the pass of the account's first mailbox wakes it, without new mail.
+    private var nextWakeAt = Date.distantFuture
+    /// How long after a wake that could not happen (no connection) it is tried again.
+    package static let wakeRetry = 60.0
     /// Connections lost since the last pass, to go into the run record (under the lock).
     private var failures: [(watch: MailboxWatch, error: Error)] = []
 
@@ -67,6 +72,7 @@ package final class WatchLoop {
         pollInterval = Double(setup.config.triage.pollInterval ?? 60)
         idleInterval = Double(min(setup.config.triage.idleInterval ?? 1740, 1740))
         if setup.config.digest == nil { nextDigestCheck = .distantFuture }
+        nextWakeAt = SnoozeWake.nextWake(in: setup.store)?.date ?? .distantFuture
     }
 
     private var stopping: Bool { triage_stop_requested() != 0 }
@@ -81,8 +87,10 @@ package final class WatchLoop {
             for watch in watches where watch.connection != nil && watch.policy.recovered(at: now) {
                 sayRecovered(watch)
             }
+            // A snoozed message's time has come: the pass of its account's first mailbox wakes it.
+            let wakeDue = nextWakeAt <= now
             let due = watches.filter {
-                $0.connection != nil && $0.idleSince == nil && ($0.dirty || $0.nextPoll <= now)
+                $0.connection != nil && $0.idleSince == nil && ($0.dirty || $0.nextPoll <= now || (wakeDue && $0.wakes))
                     && $0.lastPass.addingTimeInterval(Self.passGap) <= now
             }
             var digestDue = false
@@ -238,6 +246,11 @@ package final class WatchLoop {
             guard let connection = watch.connection else { continue }
             watch.lastPass = now
             do {
+                if watch.wakes {
+                    // As `run` does: the due wakes first, so a woken message is in this pass's INBOX.
+                    try SnoozeService.wakeDue(watch.account, on: connection, store: store, dryRun: false, context: context,
+                                              printer: pipeline.printer, checkpoint: pipeline.checkpoint)
+                }
                 let outcome = try AccountSession.runMailbox(watch.mailbox, account: watch.account, on: connection, setup: setup,
                                                             options: pipeline.options, shared: watch.shared, parts: pipeline.parts,
                                                             printer: pipeline.printer, context: context,
@@ -275,6 +288,9 @@ package final class WatchLoop {
             digestRetryAt = nextDigestCheck
         }
         if !due.isEmpty || !lostNow.isEmpty || digestDue { book.save() }
+        // This pass may have snoozed mail or woken it; one it could not wake is tried again later.
+        nextWakeAt = SnoozeWake.nextWake(in: store)?.date ?? .distantFuture
+        if nextWakeAt <= now { nextWakeAt = now.addingTimeInterval(Self.wakeRetry) }
         // CalDAV last, as in `run`: after mail every section (this pass's reminders reach
         // the phone), else those whose interval has passed (the phone's changes come back).
         let sections = tookMail ? Set(nextSync.keys) : syncDue
@@ -299,7 +315,7 @@ package final class WatchLoop {
     /// every connection that has something to say or has idled long enough.
     private func wait() {
         let now = Date()
-        var until = nextSync.values.reduce(nextDigestCheck, min)
+        var until = min(nextSync.values.reduce(nextDigestCheck, min), nextWakeAt)
         var descriptors: [pollfd] = []
         var idling: [MailboxWatch] = []
         var buffered = false
@@ -327,7 +343,8 @@ package final class WatchLoop {
         for (index, watch) in idling.enumerated() {
             guard let since = watch.idleSince, let idler = watch.idler else { continue }
             let spoke = descriptors[index].revents != 0 || idler.hasBufferedInput
-            guard spoke || after >= since.addingTimeInterval(idleInterval) else { continue }
+            let wakes = watch.wakes && after >= nextWakeAt
+            guard spoke || wakes || after >= since.addingTimeInterval(idleInterval) else { continue }
             do {
                 try idler.finishIdle()
                 watch.idleSince = nil

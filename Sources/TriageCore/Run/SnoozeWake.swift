@@ -25,6 +25,8 @@ public struct SnoozeWake {
 
     /// The folder woken mail goes back to.
     public static let inbox = "INBOX"
+    /// The digest section that lists the mail that came back that day.
+    public static let backSection = "Back today"
 
     /// Creates a wake for `account`.
     public init(account: String, folder: String, store: Store, now: Date, report: @escaping (RunEvent) -> Void) {
@@ -105,6 +107,20 @@ public struct SnoozeWake {
 
     /// Marks `record` woken at `stamp`, with what the wake found when it brought nothing back.
     private func settle(_ record: SnoozeRecord, at stamp: Timestamp, note: String?) throws -> SnoozeRecord {
+        if note == nil {
+            // The digest's "Back today" first: a crash before the record is woken redoes the
+            // wake, which finds the entry written (its id is the record's).
+            var message = record.message
+            message.mailbox = Self.inbox
+            message.uid = nil
+            message.snippet = "back from snooze (snoozed \(record.created.localDay.iso), rule '\(record.rule)')"
+                + (record.message.snippet.isEmpty ? "" : " — " + record.message.snippet)
+            let action = Action.digest(section: Self.backSection)
+            let id = RecordID.forMessage(account: account, messageKey: "snooze-back:" + record.id, rule: record.rule,
+                                         actionKey: RecordID.actionKey(action))
+            try store.put(DigestEntry(id: id, section: Self.backSection, created: stamp, rule: record.rule, message: message))
+            checkpoint("wake digest")
+        }
         let updated = try store.update(SnoozeRecord.self, ids: [record.id]) {
             $0.woken = stamp
             $0.wakeNote = note
