@@ -80,8 +80,10 @@ public struct SnoozeWake {
             }
             let uids = try connection.messageUIDs(withMessageID: messageID)
             guard !uids.isEmpty else {
-                // Already moved (a run that died before noting it), or moved away by hand.
-                woken.append(try settle(record, at: stamp, note: "not in \(folder): already back, or moved by hand"))
+                // Its "Back today" entry is written right before the move: with it, a wake that
+                // died after the move; without, the message was moved away by hand.
+                let begun = store.exists(DigestEntry.self, id: backEntryID(record))
+                woken.append(try settle(record, at: stamp, note: begun ? nil : "not in \(folder): moved away by hand?"))
                 continue
             }
             // Unread first: the copy the move makes carries the flag.
@@ -91,6 +93,8 @@ public struct SnoozeWake {
             if let journal { for (target, begun) in journal.moves where target != Self.inbox { next.moves[target] = begun } }
             try next.save(store: store.root, account: account, mailbox: folder)
             checkpoint("wake journal")
+            try store.put(backEntry(record, at: stamp))
+            checkpoint("wake digest")
             let writer = MoveJournalWriter(next, store: store.root, account: account, mailbox: folder, checkpoint: checkpoint)
             if let journal, !journal.started(uids, to: Self.inbox).isEmpty {
                 try connection.resumeMove(uids, to: Self.inbox, attempts: journal.attempts(to: Self.inbox), recorder: writer)
@@ -105,22 +109,24 @@ public struct SnoozeWake {
         return woken
     }
 
+    /// The id of the digest's "Back today" entry of `record`.
+    func backEntryID(_ record: SnoozeRecord) -> String {
+        RecordID.forMessage(account: account, messageKey: "snooze-back:" + record.id, rule: record.rule,
+                            actionKey: RecordID.actionKey(.digest(section: Self.backSection)))
+    }
+
+    /// The digest's "Back today" entry of `record`, written right before its move.
+    func backEntry(_ record: SnoozeRecord, at stamp: Timestamp) -> DigestEntry {
+        var message = record.message
+        message.mailbox = Self.inbox
+        message.uid = nil
+        message.snippet = "back from snooze (snoozed \(record.created.localDay.iso), rule '\(record.rule)')"
+            + (record.message.snippet.isEmpty ? "" : " — " + record.message.snippet)
+        return DigestEntry(id: backEntryID(record), section: Self.backSection, created: stamp, rule: record.rule, message: message)
+    }
+
     /// Marks `record` woken at `stamp`, with what the wake found when it brought nothing back.
     private func settle(_ record: SnoozeRecord, at stamp: Timestamp, note: String?) throws -> SnoozeRecord {
-        if note == nil {
-            // The digest's "Back today" first: a crash before the record is woken redoes the
-            // wake, which finds the entry written (its id is the record's).
-            var message = record.message
-            message.mailbox = Self.inbox
-            message.uid = nil
-            message.snippet = "back from snooze (snoozed \(record.created.localDay.iso), rule '\(record.rule)')"
-                + (record.message.snippet.isEmpty ? "" : " — " + record.message.snippet)
-            let action = Action.digest(section: Self.backSection)
-            let id = RecordID.forMessage(account: account, messageKey: "snooze-back:" + record.id, rule: record.rule,
-                                         actionKey: RecordID.actionKey(action))
-            try store.put(DigestEntry(id: id, section: Self.backSection, created: stamp, rule: record.rule, message: message))
-            checkpoint("wake digest")
-        }
         let updated = try store.update(SnoozeRecord.self, ids: [record.id]) {
             $0.woken = stamp
             $0.wakeNote = note

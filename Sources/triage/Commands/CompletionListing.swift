@@ -12,7 +12,7 @@ import TriageCore
 /// - `sections`: the section headers of the configuration (`account personal`)
 /// - `accounts`: the account names (for `--account`)
 /// - `queues`: the queues that have open entries
-/// - `ids queue|remind [open|done]`: the short ids of the open (or done) records
+/// - `ids queue|remind [open|done] | ids snooze`: the short ids of the open (or done) records
 ///
 /// It never writes and never takes the store lock. Names that hold control
 /// characters are left out, so nothing odd reaches the terminal.
@@ -20,7 +20,7 @@ enum CompletionListing: Command {
     static let spec = CommandSpec(
         name: "--complete",
         summary: "list words for shell completion",
-        usage: ["--complete commands | options COMMAND | sections | accounts | queues | ids queue|remind [open|done] "
+        usage: ["--complete commands | options COMMAND | sections | accounts | queues | ids queue|remind [open|done] | ids snooze "
             + "[--config FILE]"],
         about: "Lists, one per line, the words the shell completions offer.",
         options: [.config])
@@ -55,6 +55,12 @@ enum CompletionListing: Command {
             case "remind":
                 let index = setup.store.shortIDs(Reminder.self)
                 lines = setup.store.reminders([status]).records.sorted(by: RemindCommand.order).map { index.short($0.id) }
+            case "snooze":
+                // Only what is still snoozed can be woken.
+                guard status == .open else { throw usage }
+                let index = setup.store.shortIDs(SnoozeRecord.self)
+                lines = setup.store.records(SnoozeRecord.self, in: [SnoozeRecord.activeFolder]).records
+                    .sorted { ($0.wake.secondsSince1970, $0.id) < ($1.wake.secondsSince1970, $1.id) }.map { index.short($0.id) }
             default: throw usage
             }
         default:
