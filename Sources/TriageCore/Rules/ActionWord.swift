@@ -44,8 +44,10 @@ public struct ActionWord: Sendable {
         case .webhook: return ActionWord(name: name, forms: ["webhook \"URL\""], examples: [.webhook(url: "https://example.test/")])
         case .stop: return ActionWord(name: name, forms: ["stop"], examples: [.stop])
         case .snooze:
-            return ActionWord(name: name, forms: ["snooze until DAY [at TIME]", "snooze for N hours|days|weeks"],
-                              examples: [.snooze(.until(.inDays(1), at: nil)), .snooze(.hours(24))])
+            return ActionWord(name: name, forms: ["snooze until DAY [at TIME]", "snooze for N hours", "snooze for N days",
+                                                  "snooze for N weeks"],
+                              examples: [.snooze(.until(.inDays(1), at: nil)), .snooze(.hours(3)), .snooze(.hours(48)),
+                                         .snooze(.hours(168))])
         }
     }
 }
