@@ -36,7 +36,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testEveryCommandsHelpIsItsTableAndNamesOnlyTableOptions() throws {
-        XCTAssertEqual(CommandTable.all.count, 12)
+        XCTAssertEqual(CommandTable.all.count, 13)
         for command in CommandTable.all {
             let spec = command.spec
             let run = try triage([spec.name, "--help"])
