@@ -8,4 +8,5 @@ final class IMAPConnectionContractTests: XCTestCase {
     func testStoreFlagsAndLabels() throws { try MailConnectionContract.storeFlagsAndLabels(DovecotBackend()) }
     func testMove() throws { try MailConnectionContract.move(DovecotBackend()) }
     func testMissingFolder() throws { try MailConnectionContract.missingFolder(DovecotBackend()) }
+    func testMessageIDAndCreateFolder() throws { try MailConnectionContract.messageIDAndCreateFolder(DovecotBackend()) }
 }

@@ -14,4 +14,5 @@ final class MaildirConnectionContractTests: XCTestCase {
     func testStoreFlagsAndLabels() throws { try check(MailConnectionContract.storeFlagsAndLabels) }
     func testMove() throws { try check(MailConnectionContract.move) }
     func testMissingFolder() throws { try check(MailConnectionContract.missingFolder) }
+    func testMessageIDAndCreateFolder() throws { try check(MailConnectionContract.messageIDAndCreateFolder) }
 }
