@@ -74,39 +74,51 @@ public struct SnoozeWake {
         if journal?.uidValidity != status.uidValidity { journal = nil }
         var woken: [SnoozeRecord] = []
         for record in records {
-            guard let messageID = record.message.messageID else {
-                woken.append(try settle(record, at: stamp, note: "no Message-ID to find it by in \(folder)"))
-                continue
+            do {
+                woken.append(try wakeOne(record, status: status, journal: &journal, stamp: stamp, on: connection))
+            } catch let error as MailError where error.kind == .refused || error.kind == .missingFolder {
+                // The server refused this one (a STORE or a MOVE): it stays snoozed and is tried
+                // again at the next run; the others still wake, and the account's mail is read.
+                let subject = DigestFormat.oneLine(record.message.subject ?? "(no subject)", limit: 80)
+                report(.warning(account: account, mailbox: folder, "could not wake \"\(subject)\": \(error.message); "
+                    + "it stays in \(folder) and the next run tries again"))
             }
-            let uids = try connection.messageUIDs(withMessageID: messageID)
-            guard !uids.isEmpty else {
-                // Its "Back today" entry is written right before the move: with it, a wake that
-                // died after the move; without, the message was moved away by hand.
-                let begun = store.exists(DigestEntry.self, id: backEntryID(record))
-                woken.append(try settle(record, at: stamp, note: begun ? nil : "not in \(folder): moved away by hand?"))
-                continue
-            }
-            // Unread first: the copy the move makes carries the flag.
-            try connection.store(FlagChange(.remove, flags: ["\\Seen"]), uids: uids)
-            checkpoint("wake flags")
-            var next = MoveJournal(uidValidity: status.uidValidity, moves: [Self.inbox: uids], attempts: journal?.attempts ?? [])
-            if let journal { for (target, begun) in journal.moves where target != Self.inbox { next.moves[target] = begun } }
-            try next.save(store: store.root, account: account, mailbox: folder)
-            checkpoint("wake journal")
-            try store.put(backEntry(record, at: stamp))
-            checkpoint("wake digest")
-            let writer = MoveJournalWriter(next, store: store.root, account: account, mailbox: folder, checkpoint: checkpoint)
-            if let journal, !journal.started(uids, to: Self.inbox).isEmpty {
-                try connection.resumeMove(uids, to: Self.inbox, attempts: journal.attempts(to: Self.inbox), recorder: writer)
-            } else {
-                try connection.move(uids, to: Self.inbox, recorder: writer)
-            }
-            checkpoint("wake move")
-            journal = writer.journal
-            woken.append(try settle(record, at: stamp, note: nil))
         }
         try MoveJournal.remove(store: store.root, account: account, mailbox: folder)
         return woken
+    }
+
+    /// Wakes one record; returns it as woken.
+    private func wakeOne(_ record: SnoozeRecord, status: MailboxStatus, journal: inout MoveJournal?, stamp: Timestamp,
+                         on connection: MailConnection) throws -> SnoozeRecord {
+        guard let messageID = record.message.messageID else {
+            return try settle(record, at: stamp, note: "no Message-ID to find it by in \(folder)")
+        }
+        let uids = try connection.messageUIDs(withMessageID: messageID)
+        guard !uids.isEmpty else {
+            // Its "Back today" entry is written right before the move: with it, a wake that
+            // died after the move; without, the message was moved away by hand.
+            let begun = store.exists(DigestEntry.self, id: backEntryID(record))
+            return try settle(record, at: stamp, note: begun ? nil : "not in \(folder): moved away by hand?")
+        }
+        // Unread first: the copy the move makes carries the flag.
+        try connection.store(FlagChange(.remove, flags: ["\\Seen"]), uids: uids)
+        checkpoint("wake flags")
+        var next = MoveJournal(uidValidity: status.uidValidity, moves: [Self.inbox: uids], attempts: journal?.attempts ?? [])
+        if let journal { for (target, begun) in journal.moves where target != Self.inbox { next.moves[target] = begun } }
+        try next.save(store: store.root, account: account, mailbox: folder)
+        checkpoint("wake journal")
+        try store.put(backEntry(record, at: stamp))
+        checkpoint("wake digest")
+        let writer = MoveJournalWriter(next, store: store.root, account: account, mailbox: folder, checkpoint: checkpoint)
+        if let journal, !journal.started(uids, to: Self.inbox).isEmpty {
+            try connection.resumeMove(uids, to: Self.inbox, attempts: journal.attempts(to: Self.inbox), recorder: writer)
+        } else {
+            try connection.move(uids, to: Self.inbox, recorder: writer)
+        }
+        checkpoint("wake move")
+        journal = writer.journal
+        return try settle(record, at: stamp, note: nil)
     }
 
     /// The id of the digest's "Back today" entry of `record`.
