@@ -129,6 +129,9 @@ package struct RunPipeline {
                 source.mailboxes[mailbox] = RunRecord.MailboxRun(lastRun: book.stamp, messages: outcome.processed)
                 worst = max(worst, outcome.status)
             }
+            // What a digest reply read just now snoozed: out of its mailbox.
+            try SnoozeService.putAwayPending(account, on: connection, store: setup.store, dryRun: options.dryRun, context: context,
+                                             printer: printer, checkpoint: checkpoint)
             book.settle(&source, "account \(account.name)", nil)
         } catch let error as TriageError {
             book.settle(&source, "account \(account.name)", error)

@@ -27,6 +27,23 @@ package enum SnoozeService {
         return try wake.wake(due, on: connection).count
     }
 
+    /// After the account's mailboxes (whose INBOX pass reads the digest's replies): puts
+    /// away the messages a reply's `snooze ID until DAY` named. Nothing in a dry run.
+    /// Returns whether it did anything (the connection then has another mailbox open).
+    @discardableResult
+    package static func putAwayPending(_ account: AccountSection, on connection: MailConnection, store: Store, dryRun: Bool,
+                                       context: Context, printer: RunPrinter,
+                                       checkpoint: @escaping @Sendable (String) -> Void) throws -> Bool {
+        guard !dryRun else { return false }
+        var wake = SnoozeWake(account: account.name, folder: account.snoozedFolder, store: store, now: context.now,
+                              report: printer.report)
+        wake.checkpoint = checkpoint
+        let pending = wake.pending()
+        guard !pending.isEmpty else { return false }
+        try wake.putAway(pending, on: connection)
+        return true
+    }
+
     /// The account's snoozed folder, made unless `dryRun` (and already there).
     package static func folder(_ account: AccountSection, on connection: MailConnection, dryRun: Bool) throws -> String {
         if !dryRun { try connection.createFolder(account.snoozedFolder) }

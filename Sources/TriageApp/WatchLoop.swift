@@ -255,6 +255,14 @@ package final class WatchLoop {
                                                             options: pipeline.options, shared: watch.shared, parts: pipeline.parts,
                                                             printer: pipeline.printer, context: context,
                                                             checkpoint: pipeline.checkpoint)
+                if watch.wakes {
+                    // What a digest reply read in this pass snoozed: out of its mailbox.
+                    if try SnoozeService.putAwayPending(watch.account, on: connection, store: store, dryRun: false, context: context,
+                                                        printer: pipeline.printer, checkpoint: pipeline.checkpoint) {
+                        // IDLE watches the open mailbox: this one again.
+                        _ = try connection.open(watch.mailbox, readOnly: false)
+                    }
+                }
                 watch.dirty = false
                 watch.nextPoll = now.addingTimeInterval(pollInterval)
                 var source = book.record.accounts[watch.account.name] ?? RunRecord.Source()

@@ -201,4 +201,51 @@ final class SnoozeTests: XCTestCase {
         XCTAssertEqual(watch.stop(), 0)
         XCTAssertEqual(folder.storeLines().filter { $0.hasPrefix("store snooze/woken/") }.count, 1)
     }
+
+    /// A reply to the digest, `snooze ID until DAY`, on an FYI item: the message itself
+    /// moves to Snoozed (not only a record), and comes back at its time.
+    func testADigestReplySnoozesAnFYIMessage() throws {
+        let folder = try TestFolder("snooze-reply", rules: "rule \"news\" when subject:news then digest \"FYI\"\n")
+        defer { folder.remove() }
+        let root = folder.dir + "/mail"
+        for box in ["", "/.Trash"] {
+            for sub in ["cur", "new", "tmp"] {
+                try FileManager.default.createDirectory(atPath: root + box + "/" + sub, withIntermediateDirectories: true)
+            }
+        }
+        try message("news today", id: "n1").write(toFile: root + "/cur/1.test:2,S", atomically: true, encoding: .utf8)
+        var digest = digest(folder)
+        digest.lines.append(("trash", "Trash"))
+        try folder.writeConfig([ConfigSection.triage(), ConfigSection("account test", ["url": "maildir:mail"]), digest])
+        let mail = Mail.maildir(root)
+        try run(folder, "2026-12-01T10:00", all: true)
+        let sent = try String(contentsOfFile: folder.outbox + "/" + XCTUnwrap(folder.outboxFiles().first), encoding: .utf8)
+        let idPattern = try NSRegularExpression(pattern: #"\[([0-9a-f]{4,})\] Ann "#)
+        let match = try XCTUnwrap(idPattern.firstMatch(in: sent, range: NSRange(sent.startIndex..., in: sent)), sent)
+        let short = String(sent[Range(match.range(at: 1), in: sent)!])
+        XCTAssertTrue(sent.contains("Reply with snooze \(short) until monday"), sent)
+        let digestID = try XCTUnwrap(sent.range(of: "Message-ID: <").map { String(sent[$0.upperBound...].prefix { $0 != ">" }) })
+
+        let reply = "From: Me <me@example.test>\nTo: me@example.test\nSubject: Re: digest\nMessage-ID: <r1@phone.example>\n"
+            + "In-Reply-To: <\(digestID)>\nReferences: <\(digestID)>\nDate: Tue, 01 Dec 2026 11:00:00 +0000\n\n"
+            + "snooze \(short) until 2026-12-03 at 7:30am\n\nOn Tue, triage wrote:\n> FYI\n"
+        try reply.write(toFile: root + "/new/2.test", atomically: true, encoding: .utf8)
+        try run(folder, "2026-12-01T11:00")
+        XCTAssertEqual(try contents(mail), ["Snoozed news today flags(\\Seen)"], "the message itself is put away")
+        let listed = try folder.triage(["snooze", "--json"]).out
+        XCTAssertTrue(listed.contains("\"wake\":\"2026-12-03T07:30:00+00:00\"") && listed.contains("\"rule\":\"digest reply\""), listed)
+        XCTAssertFalse(listed.contains("pending"), "put away: \(listed)")
+
+        try run(folder, "2026-12-03T07:29")
+        XCTAssertEqual(try contents(mail), ["Snoozed news today flags(\\Seen)"])
+        try run(folder, "2026-12-03T07:30")
+        XCTAssertEqual(try contents(mail), ["INBOX news today flags()"], "back, unread")
+
+        // A reply naming something that digest did not list changes nothing.
+        let bad = reply.replacingOccurrences(of: "<r1@", with: "<r2@").replacingOccurrences(of: "snooze \(short)", with: "snooze ffff")
+        try bad.write(toFile: root + "/new/3.test", atomically: true, encoding: .utf8)
+        let refused = try folder.triage(["run", "--now", "2026-12-03T08:00"])
+        XCTAssertTrue(refused.err.contains("names a message that digest did not list"), refused.err)
+        XCTAssertTrue(try contents(mail).contains("INBOX news today flags()"))
+    }
 }

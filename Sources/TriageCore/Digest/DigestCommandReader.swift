@@ -70,7 +70,7 @@ public struct DigestCommandReader: Sendable {
     /// status); `digests` what the digests on record showed (`DigestShownLedger`);
     /// `now` when it is read.
     public func read(_ message: Message, reply: ReplyText, reminderIDs: [String], queueIDs: [String],
-                     digests: [DigestShownLedger.Shown], now: Date) -> Verdict {
+                     digests: [DigestShownLedger.Shown], now: Date, entryIDs: [String] = []) -> Verdict {
         if let words = Self.subjectWords(message.subject) {
             return readLink(words, reminderIDs: reminderIDs, queueIDs: queueIDs, digests: digests, now: now)
         }
@@ -79,7 +79,8 @@ public struct DigestCommandReader: Sendable {
         case .success(let digest):
             switch reply {
             case .refused(let reason): return .refuse(reason)
-            case .userLines(let lines): return readReply(lines, digest: digest, reminderIDs: reminderIDs, queueIDs: queueIDs)
+            case .userLines(let lines):
+                return readReply(lines, digest: digest, reminderIDs: reminderIDs, queueIDs: queueIDs, entryIDs: entryIDs)
             }
         }
     }
@@ -188,7 +189,8 @@ public struct DigestCommandReader: Sendable {
 
     /// The commands of the user's lines (`ReplyReader` has cut the quote off), on
     /// the records `digest` showed.
-    private func readReply(_ lines: [String], digest: DigestShownLedger.Shown, reminderIDs: [String], queueIDs: [String]) -> Verdict {
+    private func readReply(_ lines: [String], digest: DigestShownLedger.Shown, reminderIDs: [String], queueIDs: [String],
+                           entryIDs: [String] = []) -> Verdict {
         let index = ShortIDIndex(reminderIDs + queueIDs)
         let reminders = Set(reminderIDs)
         let shown = Set(digest.ids)
@@ -226,6 +228,14 @@ public struct DigestCommandReader: Sendable {
             }
             var ids = Array(words.dropFirst())
             var snooze: Int?
+            if verb == "snooze", ids.count >= 2, ids[1].lowercased() == "until" {
+                // `snooze ID until DAY [at TIME]`: a message the digest listed, put out of INBOX.
+                switch snoozeMessage(ids, number: number, digest: digest, entryIDs: entryIDs) {
+                case .failure(let refusal): return .refuse(refusal.reason)
+                case .success(let command): commands.append(command)
+                }
+                continue
+            }
             if verb == "snooze" {
                 guard ids.count >= 2, let days = Self.days(Array(ids.dropFirst())) else {
                     return .refuse("line \(number): snooze wants an id and a time of at most \(Self.maximumSnoozeDays) days, "
@@ -248,6 +258,37 @@ public struct DigestCommandReader: Sendable {
             return .refuse("the reply holds no command (one a line, as in done \(example), snooze \(example) 3 days, reopen \(example))")
         }
         return .apply(commands)
+    }
+
+    /// `ID until DAY [at TIME]` of line `number`: the digest entry `digest` showed, and
+    /// when its message wakes, in the words the `snooze` action takes (read by the
+    /// rule parser itself, so both say the same).
+    private func snoozeMessage(_ words: [String], number: Int, digest: DigestShownLedger.Shown,
+                               entryIDs: [String]) -> Result<DigestCommand, Refusal> {
+        let usage = "line \(number): snooze a listed message with snooze ID until DAY, as in snooze 3f2a until monday "
+            + "(or tomorrow, YYYY-MM-DD, at 9am)"
+        let shown = Set(digest.entries ?? [])
+        let candidates: [String]
+        switch ShortIDIndex(entryIDs).match(words[0].lowercased()) {
+        case .one(let id): candidates = [id]
+        case .many(let ids): candidates = ids.filter(shown.contains)
+        case .none: candidates = []
+        case .malformed: return .failure(Refusal(usage))
+        }
+        guard candidates.count == 1, let id = candidates.first, shown.contains(id) else {
+            return .failure(Refusal(candidates.count > 1 ? "line \(number) names more than one message; give more digits"
+                                                         : "line \(number) names a message that digest did not list"))
+        }
+        // Only plain words reach the parser: a quote or a brace is no part of a day.
+        let rest = words.dropFirst().joined(separator: " ")
+        guard words.count <= 6, rest.allSatisfy({ $0.isLetter || $0.isNumber || " -:".contains($0) }) else {
+            return .failure(Refusal(usage))
+        }
+        let (rules, errors) = RuleParser.parse("rule \"r\" when x then snooze " + rest, path: "reply")
+        guard errors.isEmpty, case .snooze(let spec)? = rules.first?.actions.first, rules.first?.actions.count == 1 else {
+            return .failure(Refusal(usage))
+        }
+        return .success(DigestCommand(verb: .snoozeMessage(spec), kind: DigestEntry.kindFolder, id: id))
     }
 
     /// `tomorrow`, `1 day`, `3 days`, `2 weeks`, `a week`: days from 1 to `maximumSnoozeDays`.

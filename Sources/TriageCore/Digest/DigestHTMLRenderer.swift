@@ -72,6 +72,10 @@ public struct DigestHTMLRenderer: Sendable {
             let e = HTMLEscaper.escape
             footer += "Or reply with one command a line: done \(e(String(id))), snooze \(e(String(id))) 3 days, reopen \(e(String(id))).<br>"
         }
+        if let id = view.firstSnoozable {
+            let e = HTMLEscaper.escape
+            footer += "Reply snooze \(e(id)) until monday (or tomorrow, YYYY-MM-DD, at 9am) to put a message out of INBOX until then.<br>"
+        }
         h += """
         <tr><td style="padding:12px 14px 12px 14px;font-size:12px;line-height:16px;color:#6b7280;">
         \(footer)triage digest for \(e(view.day.iso))
@@ -102,7 +106,8 @@ public struct DigestHTMLRenderer: Sendable {
     private func render(_ line: DigestView.Line) -> String {
         let e = HTMLEscaper.escape
         let count = line.count > 1 ? " <span style=\"color:#6b7280;\">(\(line.count))</span>" : ""
-        let time = line.time.map { "<span style=\"float:right;padding-left:6px;color:#6b7280;font-size:12px;\">\(e($0))</span>" } ?? ""
+        let stamp = [line.time, line.shortID].compactMap { $0 }.joined(separator: " · ")
+        let time = stamp.isEmpty ? "" : "<span style=\"float:right;padding-left:6px;color:#6b7280;font-size:12px;\">\(e(stamp))</span>"
         return "<div style=\"font-size:14px;line-height:21px;\(Self.ellipsis)\">\(time)"
             + "<span style=\"font-weight:600;\">\(e(line.sender))</span> "
             + link(e(line.subject), line.link) + count + "</div>\n"

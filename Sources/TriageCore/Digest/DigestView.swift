@@ -68,6 +68,9 @@ public struct DigestView: Sendable {
         public var link: String?
         /// A warning when the sender's name shows another domain than its address.
         public var warning: String?
+        /// The short id of the (latest) message's digest entry, which a reply's
+        /// `snooze ID until DAY` names; nil when it has no Message-ID (nothing to find it by).
+        public var shortID: String? = nil
     }
 
     /// A list's or a section's lines in a compact section.
@@ -114,6 +117,8 @@ public struct DigestView: Sendable {
     public var hasActions: Bool { sections.contains { $0.items.contains { !$0.actions.isEmpty } } }
     /// Whether any item can be acted on by a reply.
     public var hasReplies: Bool { sections.contains { $0.items.contains { $0.reply != nil } } }
+    /// The short id of the first message a reply may snooze (`snooze ID until DAY`), or nil.
+    public var firstSnoozable: String? { sections.lazy.flatMap(\.groups).flatMap(\.lines).compactMap(\.shortID).first }
 
     /// The longest snippet shown, in characters.
     public static let snippetLimit = 180
@@ -214,7 +219,8 @@ public struct DigestView: Sendable {
             let isProblems = section.name == MailboxRunner.problemsSection
             if !isProblems && compactNames.contains(section.name.lowercased()) {
                 sections.append(Section(heading: section.name, count: entries.count, items: [],
-                                        groups: Self.groups(entries, timeZone: timeZone, day: plan.day, links: links)))
+                                        groups: Self.groups(entries, timeZone: timeZone, day: plan.day, links: links,
+                                                            ids: ids.digest)))
                 continue
             }
             // Refused commands are anyone's to send: a few are shown, the rest counted.
@@ -257,7 +263,8 @@ public struct DigestView: Sendable {
     /// no list (or of a list with only one here), then one group per list
     /// (`[dev] 5 messages in 3 threads`); within
     /// each, one line per thread (same subject without `Re:`, `Fwd:`, `[tag]`).
-    static func groups(_ entries: [DigestEntry], timeZone: TimeZone, day: CivilDate, links: DigestLinks) -> [Group] {
+    static func groups(_ entries: [DigestEntry], timeZone: TimeZone, day: CivilDate, links: DigestLinks,
+                       ids: ShortIDIndex? = nil) -> [Group] {
         var counts: [String: Int] = [:]
         for entry in entries { if let list = entry.message.list.map(listName) { counts[list, default: 0] += 1 } }
         var order: [String?] = []
@@ -287,7 +294,8 @@ public struct DigestView: Sendable {
                             subject: subject.isEmpty ? "(no subject)" : subject,
                             time: DigestFormat.shortTime(latest.message.date, in: timeZone, digestDay: day),
                             count: thread.count, link: links.messageLink(latest.message),
-                            warning: thread.lazy.compactMap { disguise($0.message) }.first)
+                            warning: thread.lazy.compactMap { disguise($0.message) }.first,
+                            shortID: latest.message.messageID == nil ? nil : ids?.short(latest.id))
             }
             let heading = list.map {
                 "[\($0)] " + DigestFormat.count(members.count, "message", "messages")

@@ -522,6 +522,7 @@ public struct MailboxRunner {
             for item in try connection.fetch(missing, parts: .all) { bytes[item.uid] = item.bytes }
         }
         let reminderIDs = store.allIDs(Reminder.self), queueIDs = store.allIDs(QueueEntry.self)
+        let entryIDs = store.allIDs(DigestEntry.self)
         let digests = store.digestShown.all()
         var classified: [Classified] = []
         for (uid, message, _) in candidates {
@@ -532,7 +533,7 @@ public struct MailboxRunner {
                 return ReplyReader.read(inbox.replyBody(raw, whole), complete: whole)
             }
             var verdict = inbox.reader.read(message, reply: reply ?? .userLines([]), reminderIDs: reminderIDs, queueIDs: queueIDs,
-                                            digests: digests, now: now)
+                                            digests: digests, now: now, entryIDs: entryIDs)
             if case .apply(let commands) = verdict, !options.dryRun {
                 // The store first (idempotent), then the message is marked and moved with the
                 // batch's server actions. A record that cannot be changed (unreadable) refuses

@@ -121,6 +121,75 @@ public struct SnoozeWake {
         return try settle(record, at: stamp, note: nil)
     }
 
+    /// The account's messages a digest reply snoozed that still wait in their mailbox.
+    public func pending() -> [SnoozeRecord] {
+        Self.snoozed(in: store, account: account).filter { $0.pending == true }
+    }
+
+    /// Puts the messages of `records` (snoozed by a digest reply, `pending`) away: each is
+    /// found in its mailbox by Message-ID and moved to the snoozed folder (made when
+    /// missing), journaled like a run's moves, and only then is its record no longer
+    /// pending. A rerun after a crash finds it in the snoozed folder and settles the
+    /// record; one whose time came first stays where it is, its record woken.
+    public func putAway(_ records: [SnoozeRecord], on connection: MailConnection) throws {
+        let stamp = Timestamp(now, timeZone: store.timeZone)
+        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        for record in records {
+            let mailbox = record.message.mailbox ?? Self.inbox
+            guard record.wake.secondsSince1970 > seconds, let messageID = record.message.messageID else {
+                try settleAway(record, woken: stamp, note: "its time came before it was put away; it stayed in \(mailbox)")
+                continue
+            }
+            let journalKey = "snooze-from:" + mailbox
+            let status: MailboxStatus
+            do {
+                status = try connection.open(mailbox, readOnly: false)
+            } catch let error as MailError where error.kind == .missingFolder {
+                try settleAway(record, woken: stamp, note: "its folder \(mailbox) is gone")
+                continue
+            }
+            let uids = try connection.messageUIDs(withMessageID: messageID)
+            if uids.isEmpty {
+                // Put away by a run that died before noting it, or moved elsewhere by hand.
+                _ = try connection.open(folder, readOnly: true)
+                let there = !(try connection.messageUIDs(withMessageID: messageID)).isEmpty
+                try settleAway(record, woken: there ? nil : stamp, note: there ? nil : "it was no longer in \(mailbox)")
+                continue
+            }
+            try connection.createFolder(folder)
+            var journal = MoveJournal.load(store: store.root, account: account, mailbox: journalKey)
+            if journal?.uidValidity != status.uidValidity { journal = nil }
+            let next = MoveJournal(uidValidity: status.uidValidity, moves: [folder: uids], attempts: journal?.attempts ?? [])
+            try next.save(store: store.root, account: account, mailbox: journalKey)
+            checkpoint("snooze journal")
+            let writer = MoveJournalWriter(next, store: store.root, account: account, mailbox: journalKey, checkpoint: checkpoint)
+            if let journal, !journal.started(uids, to: folder).isEmpty {
+                try connection.resumeMove(uids, to: folder, attempts: journal.attempts(to: folder), recorder: writer)
+            } else {
+                try connection.move(uids, to: folder, recorder: writer)
+            }
+            checkpoint("snooze move")
+            try settleAway(record, woken: nil, note: nil)
+            try MoveJournal.remove(store: store.root, account: account, mailbox: journalKey)
+        }
+    }
+
+    /// A pending record put away (`woken` nil) or given up (`woken` set, with why).
+    private func settleAway(_ record: SnoozeRecord, woken: Timestamp?, note: String?) throws {
+        try store.update(SnoozeRecord.self, ids: [record.id]) {
+            $0.pending = nil
+            $0.woken = woken
+            $0.wakeNote = note
+        }
+        checkpoint("snooze store")
+        let subject = DigestFormat.oneLine(record.message.subject ?? "(no subject)", limit: 80)
+        if let note {
+            report(.warning(account: account, mailbox: folder, "the digest reply's snooze of \"\(subject)\" was not done: \(note)"))
+        } else {
+            report(.note(account: account, mailbox: folder, "snoozed \"\(subject)\" until \(record.wake) (a digest reply)"))
+        }
+    }
+
     /// The id of the digest's "Back today" entry of `record`.
     func backEntryID(_ record: SnoozeRecord) -> String {
         RecordID.forMessage(account: account, messageKey: "snooze-back:" + record.id, rule: record.rule,

@@ -10,6 +10,8 @@ public struct SnoozeRecord: StoreRecord, Hashable {
     public static let noun = "snoozed message"
     /// The folder snoozed mail waits in when `[account] snoozed` names none.
     public static let defaultFolder = "Snoozed"
+    /// The `rule` of a snooze a digest reply asked for.
+    public static let replyRule = "digest reply"
 
     /// The full id (see `RecordID`).
     public var id: String
@@ -22,15 +24,18 @@ public struct SnoozeRecord: StoreRecord, Hashable {
     /// What the wake found: nil when it brought the message back, else why not
     /// (it was no longer in the snoozed folder).
     public var wakeNote: String?
-    /// The rule that snoozed it (`digest` for a digest command).
+    /// The rule that snoozed it (`replyRule` for a digest reply).
     public var rule: String
+    /// True while a digest reply's snooze waits to be put away (the message still in its
+    /// mailbox); nil once it is in the snoozed folder (a rule's snooze moves it at once).
+    public var pending: Bool?
     /// The message; `account` and `messageID` find it again.
     public var message: MessageSummary
 
     enum CodingKeys: String, CodingKey {
         case id, created, wake, woken
         case wakeNote = "wake_note"
-        case rule, message
+        case rule, message, pending
     }
 
     /// Creates a record of a message snoozed until `wake`.
@@ -45,7 +50,7 @@ public struct SnoozeRecord: StoreRecord, Hashable {
     public var statusFolder: String { woken == nil ? "snoozed" : "woken" }
 
     /// Whether it is due to wake at `now` (seconds since 1970).
-    public func isDue(at seconds: Int64) -> Bool { woken == nil && wake.secondsSince1970 <= seconds }
+    public func isDue(at seconds: Int64) -> Bool { woken == nil && pending != true && wake.secondsSince1970 <= seconds }
 
     public var candidateLabel: String { "until \(wake.rfc3339): \(message.subject ?? "(no subject)")" }
 
@@ -58,6 +63,6 @@ public struct SnoozeRecord: StoreRecord, Hashable {
             ("wake_note", .optional(wakeNote)),
             ("rule", .string(rule)),
             ("message", message.json),
-        ])
+        ] + (pending == true ? [("pending", .bool(true))] : []))
     }
 }

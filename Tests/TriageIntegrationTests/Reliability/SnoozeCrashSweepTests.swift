@@ -159,4 +159,43 @@ final class SnoozeCrashSweepTests: XCTestCase {
         print("snooze sweep \(args.joined(separator: " ")): \(steps.count) steps: \(steps)")
         return (reference, steps)
     }
+
+    // MARK: - A digest reply's snooze
+
+    /// The run that reads a reply `snooze ID until DAY` (it records the snooze, then puts
+    /// the message away) and the run that wakes it, each killed at every step.
+    func testKilledAtEveryStepOfADigestReplysSnoozeConvergesWithoutMove() throws {
+        let server = try DovecotServer.shared()
+        let user = try server.makeUser("snooze-reply-sweep")
+        try server.createMailbox(user: user, "Trash")
+        try server.seed(user: user, Self.message("news today", "n1"), flags: "S")
+        let folder = try TestFolder("snooze-reply-sweep", rules: "rule \"news\" when subject:news then digest \"FYI\"\n", tmpfs: true)
+        try folder.writeConfig([ConfigSection.triage(), ConfigSection("account test", [
+            "url": "imaps://127.0.0.4:\(server.imapsPort)", "user": user, "password_command": "cat \(folder.dir)/pw",
+            "ca_file": server.caFile,
+        ]), ConfigSection("digest", ["to": "me@example.test", "from": "triage@example.test", "hour": "0",
+                                     "smtp": "file:\(folder.outbox)", "trash": "Trash"])])
+        try RunSandbox.pinDigestSecret(store: folder.store)
+        let box = Box(folder: folder, root: server.maildir(user: user), connect: { try server.connect(user: user) })
+        defer { folder.remove() }
+        let first = try folder.triage(["run", "--all", "--now", "2026-12-01T10:00"])
+        XCTAssertEqual(first.status, 0, first.err)
+        let sent = try String(contentsOfFile: folder.outbox + "/" + XCTUnwrap(folder.outboxFiles().first), encoding: .utf8)
+        let match = try XCTUnwrap(try NSRegularExpression(pattern: #"\[([0-9a-f]{4,})\] Ann "#)
+            .firstMatch(in: sent, range: NSRange(sent.startIndex..., in: sent)), sent)
+        let short = String(sent[Range(match.range(at: 1), in: sent)!])
+        let digestID = try XCTUnwrap(sent.range(of: "Message-ID: <").map { String(sent[$0.upperBound...].prefix { $0 != ">" }) })
+        try server.seed(user: user, "From: Me <me@example.test>\nTo: me@example.test\nSubject: Re: digest\n"
+                        + "Message-ID: <r1@phone.example>\nIn-Reply-To: <\(digestID)>\nDate: Tue, 01 Dec 2026 11:00:00 +0000\n\n"
+                        + "snooze \(short) until 2026-12-03\n")
+
+        let put = try sweep(box, ["run", "--now", "2026-12-01T11:00"])
+        XCTAssertEqual(put.reference.filter { !$0.hasPrefix("store ") }, ["Snoozed n1@x.test \"news today\" flags(\\Seen)"],
+                       "the reply's message went to Trash, the listed one to Snoozed")
+        let back = try sweep(box, ["run", "--now", "2026-12-03T08:00"])
+        XCTAssertEqual(back.reference.filter { !$0.hasPrefix("store ") }, ["INBOX n1@x.test \"news today\" flags()"])
+        for kind in ["snooze journal", "snooze move", "snooze store", "UID COPY", "wake move"] {
+            XCTAssertTrue((put.steps + back.steps).contains(kind), "no kill at \(kind): \(Set(put.steps + back.steps).sorted())")
+        }
+    }
 }
