@@ -248,4 +248,46 @@ final class SnoozeTests: XCTestCase {
         XCTAssertTrue(refused.err.contains("names a message that digest did not list"), refused.err)
         XCTAssertTrue(try contents(mail).contains("INBOX news today flags()"))
     }
+
+    /// The Snooze link of a listed message (HTML part): its message, sent as the phone
+    /// sends it, puts the message away until tomorrow 08:00.
+    func testADigestSnoozeLinkPutsTheMessageAwayUntilTomorrow() throws {
+        let folder = try TestFolder("snooze-link", rules: "rule \"news\" when subject:news then digest \"FYI\"\n")
+        defer { folder.remove() }
+        let root = folder.dir + "/mail"
+        for box in ["", "/.Trash"] {
+            for sub in ["cur", "new", "tmp"] {
+                try FileManager.default.createDirectory(atPath: root + box + "/" + sub, withIntermediateDirectories: true)
+            }
+        }
+        try message("news today", id: "n1").write(toFile: root + "/cur/1.test:2,S", atomically: true, encoding: .utf8)
+        var digest = digest(folder)
+        digest.lines.append(("trash", "Trash"))
+        try folder.writeConfig([ConfigSection.triage(), ConfigSection("account test", ["url": "maildir:mail"]), digest])
+        let mail = Mail.maildir(root)
+        try run(folder, "2026-12-01T10:00", all: true)
+        let preview = try folder.triage(["digest", "--preview", "--html", "--date", "2026-12-01", "--now", "2026-12-01T10:05"])
+        let html = preview.out
+        let pattern = try NSRegularExpression(pattern: #"href="mailto:[^"?]+\?subject=([^"]+)"[^>]*>Snooze</a>"#)
+        let match = try XCTUnwrap(pattern.firstMatch(in: html, range: NSRange(html.startIndex..., in: html)), html)
+        let subject = try XCTUnwrap(String(html[Range(match.range(at: 1), in: html)!]).removingPercentEncoding)
+        XCTAssertTrue(subject.hasPrefix("triage: snooze "), subject)
+
+        let link = "From: Me <me@example.test>\nTo: me@example.test\nSubject: \(subject)\nMessage-ID: <k1@phone.example>\n"
+            + "Date: Tue, 01 Dec 2026 11:00:00 +0000\n\n"
+        try link.write(toFile: root + "/new/2.test", atomically: true, encoding: .utf8)
+        try run(folder, "2026-12-01T11:00")
+        XCTAssertEqual(try contents(mail), ["Snoozed news today flags(\\Seen)"])
+        XCTAssertTrue(try folder.triage(["snooze", "--json"]).out.contains("\"wake\":\"2026-12-02T08:00:00+00:00\""))
+
+        // A forged token changes nothing.
+        let forged = link.replacingOccurrences(of: "<k1@", with: "<k2@")
+            .replacingOccurrences(of: String(subject.split(separator: " ").last!), with: "aaaaaaaa")
+        try forged.write(toFile: root + "/new/3.test", atomically: true, encoding: .utf8)
+        let refused = try folder.triage(["run", "--now", "2026-12-01T12:00"])
+        XCTAssertTrue(refused.err.contains("its token does not fit"), refused.err)
+
+        try run(folder, "2026-12-02T08:00")
+        XCTAssertTrue(try contents(mail).contains("INBOX news today flags()"), "back at 08:00")
+    }
 }

@@ -72,7 +72,7 @@ public struct DigestCommandReader: Sendable {
     public func read(_ message: Message, reply: ReplyText, reminderIDs: [String], queueIDs: [String],
                      digests: [DigestShownLedger.Shown], now: Date, entryIDs: [String] = []) -> Verdict {
         if let words = Self.subjectWords(message.subject) {
-            return readLink(words, reminderIDs: reminderIDs, queueIDs: queueIDs, digests: digests, now: now)
+            return readLink(words, reminderIDs: reminderIDs, queueIDs: queueIDs, digests: digests, now: now, entryIDs: entryIDs)
         }
         switch answered(message, digests: digests, now: now) {
         case .failure(let refusal): return .refuse(refusal.reason)
@@ -149,7 +149,10 @@ public struct DigestCommandReader: Sendable {
     }
 
     private func readLink(_ words: [String], reminderIDs: [String], queueIDs: [String],
-                          digests: [DigestShownLedger.Shown], now: Date) -> Verdict {
+                          digests: [DigestShownLedger.Shown], now: Date, entryIDs: [String] = []) -> Verdict {
+        if words.count == 3, words[0].lowercased() == Self.snoozeLinkVerb {
+            return readSnoozeLink(short: words[1].lowercased(), token: words[2], entryIDs: entryIDs, digests: digests, now: now)
+        }
         guard words.count == 3, ["done", "tomorrow"].contains(words[0].lowercased()) else {
             return .refuse("the subject is not a Done or Tomorrow link's (triage: done|tomorrow ID TOKEN)")
         }
@@ -176,6 +179,30 @@ public struct DigestCommandReader: Sendable {
         }
         let kind = reminders.contains(id) ? Reminder.kindFolder : QueueEntry.kindFolder
         return .apply([DigestCommand(verb: verb == "done" ? .done : .snooze(days: 1), kind: kind, id: id)])
+    }
+
+    /// The verb of a listed message's Snooze link (`triage: snooze 21ae TOKEN`): out of
+    /// INBOX until tomorrow at `SnoozeSpec.defaultTime`.
+    public static let snoozeLinkVerb = "snooze"
+
+    /// A Snooze link's message: its token must fit a digest entry that a recent digest listed.
+    private func readSnoozeLink(short: String, token: String, entryIDs: [String], digests: [DigestShownLedger.Shown],
+                                now: Date) -> Verdict {
+        var candidates: [String] = []
+        switch ShortIDIndex(entryIDs).match(short) {
+        case .one(let id): candidates = [id]
+        case .many(let ids): candidates = ids
+        case .none: break
+        case .malformed: return .refuse("the link's subject names no record id")
+        }
+        let fits = candidates.filter { key.verify(token, verb: Self.snoozeLinkVerb, kind: DigestEntry.kindFolder, id: $0) }
+        guard fits.count == 1, let id = fits.first else {
+            return .refuse("its token does not fit the record it names (forged, or for another item or action)")
+        }
+        guard digests.contains(where: { isRecent($0, now: now) && ($0.entries ?? []).contains(id) }) else {
+            return .refuse("its message was in no digest of the last \(replyDays) days: use the links of today's digest")
+        }
+        return .apply([DigestCommand(verb: .snoozeMessage(.until(.inDays(1), at: nil)), kind: DigestEntry.kindFolder, id: id)])
     }
 
     // MARK: - Replies

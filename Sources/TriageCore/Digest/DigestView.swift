@@ -71,6 +71,8 @@ public struct DigestView: Sendable {
         /// The short id of the (latest) message's digest entry, which a reply's
         /// `snooze ID until DAY` names; nil when it has no Message-ID (nothing to find it by).
         public var shortID: String? = nil
+        /// The Snooze link's `mailto:` (the message out of INBOX until tomorrow 08:00), or nil.
+        public var snooze: String? = nil
     }
 
     /// A list's or a section's lines in a compact section.
@@ -295,7 +297,11 @@ public struct DigestView: Sendable {
                             time: DigestFormat.shortTime(latest.message.date, in: timeZone, digestDay: day),
                             count: thread.count, link: links.messageLink(latest.message),
                             warning: thread.lazy.compactMap { disguise($0.message) }.first,
-                            shortID: latest.message.messageID == nil ? nil : ids?.short(latest.id))
+                            shortID: latest.message.messageID == nil ? nil : ids?.short(latest.id),
+                            snooze: latest.message.messageID == nil ? nil : ids.flatMap { index in
+                                links.mailto(verb: DigestCommandReader.snoozeLinkVerb, kind: DigestEntry.kindFolder, id: latest.id,
+                                             shortID: index.short(latest.id))
+                            })
             }
             let heading = list.map {
                 "[\($0)] " + DigestFormat.count(members.count, "message", "messages")
