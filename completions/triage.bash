@@ -3,7 +3,7 @@
 # Commands, options, account names, queue names and the short ids of open (for
 # reopen: done) records come from triage itself, through its hidden listing flag:
 #   triage --complete commands | options COMMAND | sections | accounts | queues
-#                   | ids queue|remind [open|done]   [--config FILE]
+#                   | ids queue|remind [open|done] | ids snooze   [--config FILE]
 # so the completion follows the installed version, the configuration and the
 # store. A --config FILE on the command line is passed on.
 
@@ -100,6 +100,12 @@ _triage() {
             fi ;;
         unsubscribe)
             [ ${#positional[@]} -eq 0 ] && _triage_offer "$(_triage_list ids unsubscribe)" ;;
+        snooze)
+            if [ -z "$verb" ]; then
+                _triage_offer $'list\nwake'
+            elif [ "$verb" = wake ]; then
+                _triage_offer "$(_triage_list ids snooze)"
+            fi ;;
         export)
             [ -z "$verb" ] && _triage_offer $'ics\nsieve\ngmail-filters' ;;
         deploy)

@@ -3,7 +3,7 @@
 # Commands, options, account names, queue names and the short ids of open (for
 # reopen: done) records come from triage itself, through its hidden listing flag:
 #   triage --complete commands | options COMMAND | sections | accounts | queues
-#                   | ids queue|remind [open|done] | ids unsubscribe   [--config FILE]
+#                   | ids queue|remind [open|done] | ids unsubscribe | ids snooze   [--config FILE]
 # A --config FILE on the command line is passed on.
 
 function __triage_list
@@ -73,6 +73,8 @@ complete -c triage -n '__triage_at queue done; or __triage_at queue remove; or _
 complete -c triage -n '__triage_at queue reopen; or __triage_at queue reopen "*"' -a '(__triage_list ids queue done)' -d 'done entry'
 complete -c triage -n '__triage_at remind done; or __triage_at remind remove; or __triage_at remind done "*"; or __triage_at remind remove "*"' -a '(__triage_list ids remind open)' -d 'open reminder'
 complete -c triage -n '__triage_at remind reopen; or __triage_at remind reopen "*"' -a '(__triage_list ids remind done)' -d 'done reminder'
+complete -c triage -n '__triage_at snooze' -a 'list wake'
+complete -c triage -n '__triage_at snooze wake; or __triage_at snooze wake "*"' -a '(__triage_list ids snooze)' -d 'snoozed message'
 complete -c triage -n '__triage_at export' -a 'ics sieve gmail-filters'
 complete -c triage -n '__triage_at deploy' -a sieve
 complete -c triage -n '__triage_at unsubscribe' -a '(__triage_list ids unsubscribe)' -d 'digest entry with a list'

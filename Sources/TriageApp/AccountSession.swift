@@ -67,6 +67,7 @@ package enum AccountSession {
         }
         runner.commands = shared.commands
         if let archive = shared.archive { runner.archive = archive.target }
+        runner.snoozedFolder = { [dryRun = options.dryRun] in try SnoozeService.folder(account, on: connection, dryRun: dryRun) }
         // TRIAGE_WHOLE_HEADER=1 fetches every header whole (a server whose
         // HEADER.FIELDS misbehaves; the tests compare both ways).
         if !context.hooks.wholeHeader {

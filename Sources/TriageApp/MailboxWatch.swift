@@ -27,6 +27,9 @@ package final class MailboxWatch {
         self.filed = filed
     }
 
+    /// Whether this mailbox's pass wakes the account's snoozed mail: the first of its `mailboxes`.
+    package var wakes: Bool { !filed && account.mailboxes.first == mailbox }
+
     /// `account/mailbox`, for messages.
     package var name: String { "\(account.name)/\(mailbox)" }
 

@@ -111,6 +111,9 @@ package struct RunPipeline {
             let shared = try AccountSession.accountSetup(account, on: connection, setup: setup, options: options, context: context,
                                                          known: { FileManager.default.fileExists(
                                                              atPath: MailboxState.path(store: stateRoot, account: account.name, mailbox: $0)) })
+            // Snoozed mail whose time has come, back in INBOX before INBOX is read.
+            try SnoozeService.wakeDue(account, on: connection, store: setup.store, dryRun: options.dryRun, context: context,
+                                      printer: printer, checkpoint: checkpoint)
             // The Sent folder once, even when `mailboxes =` names it (`in:Sent` holds there too).
             let read = (account.mailboxes + shared.extra).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             for mailbox in read {
@@ -134,6 +137,9 @@ package struct RunPipeline {
                 source.mailboxes[mailbox] = RunRecord.MailboxRun(lastRun: book.stamp, messages: outcome.processed)
                 worst = max(worst, outcome.status)
             }
+            // What a digest reply read just now snoozed: out of its mailbox.
+            try SnoozeService.putAwayPending(account, on: connection, store: setup.store, dryRun: options.dryRun, context: context,
+                                             printer: printer, checkpoint: checkpoint)
             book.settle(&source, "account \(account.name)", nil)
         } catch let error as TriageError {
             book.settle(&source, "account \(account.name)", error)

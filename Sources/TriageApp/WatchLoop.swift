@@ -46,6 +46,11 @@ package final class WatchLoop {
     private var limited: Set<String> = []
     /// Accounts whose server offered NOTIFY but refused it: watched without.
     private var notifyRefused: Set<String> = []
+    /// When the soonest snoozed message wakes (`SnoozeWake.nextWake`): the wait ends
+    /// then, and the pass of the account's first mailbox wakes it, without new mail.
+    private var nextWakeAt = Date.distantFuture
+    /// How long after a wake that could not happen (no connection) it is tried again.
+    package static let wakeRetry = 60.0
     /// Connections lost since the last pass, to go into the run record (under the lock).
     private var failures: [(channel: WatchChannel, error: Error)] = []
 
@@ -79,6 +84,7 @@ package final class WatchLoop {
         pollInterval = Double(setup.config.triage.pollInterval ?? 60)
         idleInterval = Double(min(setup.config.triage.idleInterval ?? 1740, 1740))
         if setup.config.digest == nil { nextDigestCheck = .distantFuture }
+        nextWakeAt = SnoozeWake.nextWake(in: setup.store)?.date ?? .distantFuture
     }
 
     private var stopping: Bool { triage_stop_requested() != 0 }
@@ -94,11 +100,13 @@ package final class WatchLoop {
             for channel in channels where channel.connection != nil && channel.policy.recovered(at: now) {
                 sayRecovered(channel)
             }
+            // A snoozed message's time has come: the pass of its account's first mailbox wakes it.
+            let wakeDue = nextWakeAt <= now
             pollDue(now)
             let due = watches.filter { watch in
                 guard let channel = watch.channel, channel.connection != nil, channel.idleSince == nil else { return false }
                 let looks = channel.role == .poll && channel.connection?.canPollStatus != true && watch.nextPoll <= now
-                return (watch.dirty || looks) && watch.lastPass.addingTimeInterval(Self.passGap) <= now
+                return (watch.dirty || looks || (wakeDue && watch.wakes)) && watch.lastPass.addingTimeInterval(Self.passGap) <= now
             }
             var digestDue = false
             // Once a minute, and after mail (as at the end of each `run`): mail may have
@@ -432,10 +440,23 @@ package final class WatchLoop {
             guard let channel = watch.channel, let connection = channel.connection else { continue }
             watch.lastPass = now
             do {
+                if watch.wakes {
+                    // As `run` does: the due wakes first, so a woken message is in this pass's INBOX.
+                    try SnoozeService.wakeDue(watch.account, on: connection, store: store, dryRun: false, context: context,
+                                              printer: pipeline.printer, checkpoint: pipeline.checkpoint)
+                }
                 let outcome = try AccountSession.runMailbox(watch.mailbox, account: watch.account, on: connection, setup: setup,
                                                             options: pipeline.options, shared: channel.shared, parts: pipeline.parts,
                                                             printer: pipeline.printer, context: context,
                                                             checkpoint: pipeline.checkpoint)
+                if watch.wakes {
+                    // What a digest reply read in this pass snoozed: out of its mailbox.
+                    if try SnoozeService.putAwayPending(watch.account, on: connection, store: store, dryRun: false, context: context,
+                                                        printer: pipeline.printer, checkpoint: pipeline.checkpoint) {
+                        // IDLE watches the open mailbox: this one again.
+                        _ = try connection.open(watch.mailbox, readOnly: false)
+                    }
+                }
                 watch.dirty = false
                 watch.nextPoll = now.addingTimeInterval(pollInterval)
                 var source = book.record.accounts[watch.account.name] ?? RunRecord.Source()
@@ -469,6 +490,9 @@ package final class WatchLoop {
             digestRetryAt = nextDigestCheck
         }
         if !due.isEmpty || !lostNow.isEmpty || digestDue { book.save() }
+        // This pass may have snoozed mail or woken it; one it could not wake is tried again later.
+        nextWakeAt = SnoozeWake.nextWake(in: store)?.date ?? .distantFuture
+        if nextWakeAt <= now { nextWakeAt = now.addingTimeInterval(Self.wakeRetry) }
         // CalDAV last, as in `run`: after mail every section (this pass's reminders reach
         // the phone), else those whose interval has passed (the phone's changes come back).
         let sections = tookMail ? Set(nextSync.keys) : syncDue
@@ -493,7 +517,7 @@ package final class WatchLoop {
     /// every connection that has something to say or has idled long enough.
     private func wait() {
         let now = Date()
-        var until = nextSync.values.reduce(nextDigestCheck, min)
+        var until = min(nextSync.values.reduce(nextDigestCheck, min), nextWakeAt)
         var descriptors: [pollfd] = []
         var idling: [WatchChannel] = []
         var buffered = false
@@ -524,7 +548,9 @@ package final class WatchLoop {
         for (index, channel) in idling.enumerated() {
             guard let since = channel.idleSince, let connection = channel.connection else { continue }
             let spoke = descriptors[index].revents != 0 || connection.hasBufferedInput
-            guard spoke || after >= since.addingTimeInterval(idleInterval) else { continue }
+            // A snoozed message's time has come: the channel of the mailbox that wakes it stops idling.
+            let wakes = after >= nextWakeAt && channel.mailboxes.contains(where: \.wakes)
+            guard spoke || wakes || after >= since.addingTimeInterval(idleInterval) else { continue }
             do {
                 try connection.finishIdle()
                 channel.idleSince = nil

@@ -81,6 +81,12 @@ enum SectionKeys {
             if folder.isEmpty { return v.problem(e.line, "sent is empty; name a folder, or leave it out for the server's \\Sent folder") }
             s.sent = folder
         },
+        ConfigKey("snoozed") { s, e, v in
+            let folder = e.value.trimmingCharacters(in: .whitespaces)
+            if folder.isEmpty { return v.problem(e.line, "snoozed is empty; name a folder, or leave it out for \"Snoozed\"") }
+            if folder.uppercased() == "INBOX" { return v.problem(e.line, "snoozed cannot be INBOX: snoozed mail leaves INBOX until it wakes") }
+            s.snoozed = folder
+        },
         ConfigKey("sieve_port") { s, e, v in
             guard let port = UInt16(e.value.trimmingCharacters(in: .whitespaces)), port > 0 else {
                 return v.problem(e.line, "sieve_port must be a port number (1-65535; ManageSieve's usual port is 4190), not '\(e.value)'")

@@ -48,3 +48,22 @@ extension IMAPConnection {
         }
     }
 }
+
+/// Finding a message by its Message-ID, and making a folder: what the snooze's wake
+/// asks of the server.
+extension IMAPConnection {
+    /// `UID SEARCH HEADER Message-ID "ID"` (a substring search on most servers), then
+    /// the candidates' Message-ID fetched and compared whole, so `a@b` never finds `xa@b`.
+    public func messageUIDs(withMessageID messageID: String) throws -> [UInt32] {
+        _ = try liveSession()
+        let key = mailimap_search_key_new_header(strdup("Message-ID"), strdup(messageID))
+        defer { mailimap_search_key_free(key) }
+        var list: UnsafeMutablePointer<clist>?
+        try perform("UID SEARCH") { mailimap_uid_search($0, nil, key, &list) }
+        let found = Set(CList.items(list, as: UInt32.self).map(\.pointee)).sorted()
+        mailimap_search_result_free(list)
+        guard !found.isEmpty else { return [] }
+        return try fetch(found, parts: [], headerFields: ["MESSAGE-ID"])
+            .filter { HeaderField.messageID(in: $0.header) == messageID }.map(\.uid).sorted()
+    }
+}

@@ -13,6 +13,7 @@ enum CommandTable {
         SuggestCommand.self,
         QueueCommand.self,
         RemindCommand.self,
+        SnoozeCommand.self,
         DigestCommand.self,
         UnsubscribeCommand.self,
         SyncCommand.self,

@@ -36,7 +36,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testEveryCommandsHelpIsItsTableAndNamesOnlyTableOptions() throws {
-        XCTAssertEqual(CommandTable.all.count, 15)
+        XCTAssertEqual(CommandTable.all.count, 16)
         for command in CommandTable.all {
             let spec = command.spec
             let run = try triage([spec.name, "--help"])

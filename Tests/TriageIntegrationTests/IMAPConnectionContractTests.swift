@@ -11,4 +11,5 @@ final class IMAPConnectionContractTests: XCTestCase {
     func testFetchRequest() throws { try MailConnectionContract.fetchRequest(DovecotBackend()) }
     func testFolders() throws { try MailConnectionContract.folders(DovecotBackend()) }
     func testArchiveAndResume() throws { try MailConnectionContract.archiveAndResume(DovecotBackend()) }
+    func testMessageIDAndCreateFolder() throws { try MailConnectionContract.messageIDAndCreateFolder(DovecotBackend()) }
 }

@@ -17,4 +17,5 @@ final class MaildirConnectionContractTests: XCTestCase {
     func testFetchRequest() throws { try check(MailConnectionContract.fetchRequest) }
     func testFolders() throws { try check(MailConnectionContract.folders) }
     func testArchiveAndResume() throws { try check(MailConnectionContract.archiveAndResume) }
+    func testMessageIDAndCreateFolder() throws { try check(MailConnectionContract.messageIDAndCreateFolder) }
 }

@@ -203,5 +203,27 @@ public enum MailConnectionContract {
         XCTAssertEqual(try connection.open("Archive", readOnly: true).exists, 1, backend.name)
     }
 
+    /// What the snooze's wake asks: the messages of the open mailbox with a Message-ID,
+    /// compared whole (`wo@example.test` is not `two@example.test`), and a folder made
+    /// unless it is there.
+    public static func messageIDAndCreateFolder(_ backend: ContractBackend) throws {
+        try seed(backend)
+        let connection = try backend.connect()
+        defer { connection.close() }
+        _ = try connection.open("INBOX", readOnly: false)
+        XCTAssertEqual(try connection.messageUIDs(withMessageID: "two@example.test"), [2], backend.name)
+        XCTAssertEqual(try connection.messageUIDs(withMessageID: "wo@example.test"), [], "\(backend.name): the whole id")
+        XCTAssertEqual(try connection.messageUIDs(withMessageID: "nine@example.test"), [], backend.name)
+
+        try connection.createFolder("Snoozed")
+        try connection.createFolder("Snoozed")  // there already: nothing to do
+        _ = try connection.open("INBOX", readOnly: false)
+        try connection.move([2], to: "Snoozed")
+        _ = try connection.open("Snoozed", readOnly: false)
+        let moved = try connection.messageUIDs(withMessageID: "two@example.test")
+        XCTAssertEqual(moved.count, 1, "\(backend.name): found in the new folder under its new UID")
+        XCTAssertEqual(try connection.messageUIDs(withMessageID: "one@example.test"), [], backend.name)
+    }
+
     private static func date(_ seconds: TimeInterval) -> Date { Date(timeIntervalSince1970: seconds) }
 }

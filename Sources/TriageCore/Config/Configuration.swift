@@ -113,6 +113,11 @@ public struct AccountSection: Sendable {
     /// reads (follow-ups) and whom the user writes to (`triage suggest`); nil: the
     /// SPECIAL-USE `\Sent` folder, or `Sent` on a Maildir.
     public var sent: String?
+    /// `snoozed = FOLDER`: where the `snooze` action keeps mail until it wakes (as
+    /// `move` names folders; made when missing); nil: `Snoozed`.
+    public var snoozed: String?
+    /// The snoozed folder: `snoozed`, else `Snoozed`.
+    public var snoozedFolder: String { snoozed ?? SnoozeRecord.defaultFolder }
     /// `sieve_port = N`: the ManageSieve port of an IMAP account's host (`triage deploy
     /// sieve`); nil for 4190 (RFC 5804).
     public var sievePort: UInt16?

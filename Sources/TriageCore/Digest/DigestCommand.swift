@@ -14,6 +14,9 @@ public struct DigestCommand: Sendable, Hashable {
         /// Unsubscribe from the list of a digest entry (`kind` is `digest`): recorded
         /// as pending here, carried out by the run after the mail (`UnsubscribeRecord`).
         case unsubscribe
+        /// A digest entry's message out of its mailbox until then (`snooze ID until DAY`):
+        /// a `SnoozeRecord` waiting to be put away (`SnoozeWake.putAway`).
+        case snoozeMessage(SnoozeSpec)
     }
 
     /// What to do.
@@ -46,6 +49,27 @@ public struct DigestCommand: Sendable, Hashable {
                 continue
             }
             switch command.kind {
+            case DigestEntry.kindFolder:
+                guard case .snoozeMessage(let spec) = command.verb, let entry = try store.record(DigestEntry.self, id: command.id),
+                      let messageID = entry.message.messageID else { continue }
+                let account = entry.message.account ?? ""
+                let id = RecordID.forMessage(account: account, messageKey: "digest-snooze:" + messageID, rule: SnoozeRecord.replyRule,
+                                             actionKey: RecordID.actionKey(.snooze(spec)))
+                let wake = spec.wake(now: now, timeZone: store.timeZone)
+                if let existing = try store.record(SnoozeRecord.self, id: id) {
+                    // Snoozed again from a later digest (or the same reply read again): the new time.
+                    guard existing.wake != wake || existing.woken != nil else { continue }
+                    try store.update(SnoozeRecord.self, ids: [id]) {
+                        $0.wake = wake
+                        $0.woken = nil
+                        $0.wakeNote = nil
+                        $0.pending = true
+                    }
+                } else {
+                    var record = SnoozeRecord(id: id, created: stamp, wake: wake, rule: SnoozeRecord.replyRule, message: entry.message)
+                    record.pending = true
+                    try store.put(record)
+                }
             case Reminder.kindFolder:
                 try store.update(Reminder.self, ids: [command.id]) { r in
                     let (status, due) = command.target(status: r.status, due: r.due, today: today)
@@ -69,6 +93,7 @@ public struct DigestCommand: Sendable, Hashable {
         case .reopen: return (status == .removed ? .removed : .open, due)
         case .snooze(let days): return (status == .removed ? .removed : .open, today.adding(days: days))
         case .unsubscribe: return (status, due)
+        case .snoozeMessage: return (status, due)
         }
     }
 }

@@ -68,21 +68,23 @@ public struct DigestCommandReader: Sendable {
     /// The verdict on a candidate whose text `ReplyReader` read as `reply`;
     /// `reminderIDs` and `queueIDs` are every id of those kinds in the store (any
     /// status); `digestIDs` every digest entry's id (an Unsubscribe link names one);
-    /// `digests` what the digests on record showed (`DigestShownLedger`); `now` when it is read.
+    /// `digests` what the digests on record showed (`DigestShownLedger`); `now` when it
+    /// is read; `entryIDs` the digest entries a Snooze link or `snooze ID until DAY` may name.
     public func read(_ message: Message, reply: ReplyText, reminderIDs: [String], queueIDs: [String], digestIDs: [String] = [],
-                     digests: [DigestShownLedger.Shown], now: Date) -> Verdict {
+                     digests: [DigestShownLedger.Shown], now: Date, entryIDs: [String] = []) -> Verdict {
         if let words = Self.subjectWords(message.subject) {
             if words.first?.lowercased() == "unsubscribe" {
                 return readUnsubscribe(words, digestIDs: digestIDs, digests: digests, now: now)
             }
-            return readLink(words, reminderIDs: reminderIDs, queueIDs: queueIDs, digests: digests, now: now)
+            return readLink(words, reminderIDs: reminderIDs, queueIDs: queueIDs, digests: digests, now: now, entryIDs: entryIDs)
         }
         switch answered(message, digests: digests, now: now) {
         case .failure(let refusal): return .refuse(refusal.reason)
         case .success(let digest):
             switch reply {
             case .refused(let reason): return .refuse(reason)
-            case .userLines(let lines): return readReply(lines, digest: digest, reminderIDs: reminderIDs, queueIDs: queueIDs)
+            case .userLines(let lines):
+                return readReply(lines, digest: digest, reminderIDs: reminderIDs, queueIDs: queueIDs, entryIDs: entryIDs)
             }
         }
     }
@@ -151,7 +153,10 @@ public struct DigestCommandReader: Sendable {
     }
 
     private func readLink(_ words: [String], reminderIDs: [String], queueIDs: [String],
-                          digests: [DigestShownLedger.Shown], now: Date) -> Verdict {
+                          digests: [DigestShownLedger.Shown], now: Date, entryIDs: [String] = []) -> Verdict {
+        if words.count == 3, words[0].lowercased() == Self.snoozeLinkVerb {
+            return readSnoozeLink(short: words[1].lowercased(), token: words[2], entryIDs: entryIDs, digests: digests, now: now)
+        }
         guard words.count == 3, ["done", "tomorrow"].contains(words[0].lowercased()) else {
             return .refuse("the subject is not a Done or Tomorrow link's (triage: done|tomorrow ID TOKEN)")
         }
@@ -197,9 +202,33 @@ public struct DigestCommandReader: Sendable {
             return .refuse("its token does not fit the record it names (forged, or for another item or action)")
         }
         guard digests.contains(where: { isRecent($0, now: now) && $0.ids.contains(id) }) else {
-            return .refuse("its item was in no digest of the last \(replyDays) days: use the links of today's digest")
+            return .refuse("its item was in no digest of the last \(Counted.of(replyDays, "day")): use the links of today's digest")
         }
         return .apply([DigestCommand(verb: .unsubscribe, kind: DigestEntry.kindFolder, id: id)])
+    }
+
+    /// The verb of a listed message's Snooze link (`triage: snooze 21ae TOKEN`): out of
+    /// INBOX until tomorrow at `SnoozeSpec.defaultTime`.
+    public static let snoozeLinkVerb = "snooze"
+
+    /// A Snooze link's message: its token must fit a digest entry that a recent digest listed.
+    private func readSnoozeLink(short: String, token: String, entryIDs: [String], digests: [DigestShownLedger.Shown],
+                                now: Date) -> Verdict {
+        var candidates: [String] = []
+        switch ShortIDIndex(entryIDs).match(short) {
+        case .one(let id): candidates = [id]
+        case .many(let ids): candidates = ids
+        case .none: break
+        case .malformed: return .refuse("the link's subject names no record id")
+        }
+        let fits = candidates.filter { key.verify(token, verb: Self.snoozeLinkVerb, kind: DigestEntry.kindFolder, id: $0) }
+        guard fits.count == 1, let id = fits.first else {
+            return .refuse("its token does not fit the record it names (forged, or for another item or action)")
+        }
+        guard digests.contains(where: { isRecent($0, now: now) && ($0.entries ?? []).contains(id) }) else {
+            return .refuse("its message was in no digest of the last \(Counted.of(replyDays, "day")): use the links of today's digest")
+        }
+        return .apply([DigestCommand(verb: .snoozeMessage(.until(.inDays(1), at: nil)), kind: DigestEntry.kindFolder, id: id)])
     }
 
     // MARK: - Replies
@@ -213,7 +242,8 @@ public struct DigestCommandReader: Sendable {
 
     /// The commands of the user's lines (`ReplyReader` has cut the quote off), on
     /// the records `digest` showed.
-    private func readReply(_ lines: [String], digest: DigestShownLedger.Shown, reminderIDs: [String], queueIDs: [String]) -> Verdict {
+    private func readReply(_ lines: [String], digest: DigestShownLedger.Shown, reminderIDs: [String], queueIDs: [String],
+                           entryIDs: [String] = []) -> Verdict {
         let index = ShortIDIndex(reminderIDs + queueIDs)
         let reminders = Set(reminderIDs)
         let shown = Set(digest.ids)
@@ -251,6 +281,14 @@ public struct DigestCommandReader: Sendable {
             }
             var ids = Array(words.dropFirst())
             var snooze: Int?
+            if verb == "snooze", ids.count >= 2, ids[1].lowercased() == "until" {
+                // `snooze ID until DAY [at TIME]`: a message the digest listed, put out of INBOX.
+                switch snoozeMessage(ids, number: number, digest: digest, entryIDs: entryIDs) {
+                case .failure(let refusal): return .refuse(refusal.reason)
+                case .success(let command): commands.append(command)
+                }
+                continue
+            }
             if verb == "snooze" {
                 guard ids.count >= 2, let days = Self.days(Array(ids.dropFirst())) else {
                     return .refuse("line \(number): snooze wants an id and a time of at most \(Self.maximumSnoozeDays) days, "
@@ -273,6 +311,37 @@ public struct DigestCommandReader: Sendable {
             return .refuse("the reply holds no command (one a line, as in done \(example), snooze \(example) 3 days, reopen \(example))")
         }
         return .apply(commands)
+    }
+
+    /// `ID until DAY [at TIME]` of line `number`: the digest entry `digest` showed, and
+    /// when its message wakes, in the words the `snooze` action takes (read by the
+    /// rule parser itself, so both say the same).
+    private func snoozeMessage(_ words: [String], number: Int, digest: DigestShownLedger.Shown,
+                               entryIDs: [String]) -> Result<DigestCommand, Refusal> {
+        let usage = "line \(number): snooze a listed message with snooze ID until DAY, as in snooze 3f2a until monday "
+            + "(or tomorrow, YYYY-MM-DD, at 9am)"
+        let shown = Set(digest.entries ?? [])
+        let candidates: [String]
+        switch ShortIDIndex(entryIDs).match(words[0].lowercased()) {
+        case .one(let id): candidates = [id]
+        case .many(let ids): candidates = ids.filter(shown.contains)
+        case .none: candidates = []
+        case .malformed: return .failure(Refusal(usage))
+        }
+        guard candidates.count == 1, let id = candidates.first, shown.contains(id) else {
+            return .failure(Refusal(candidates.count > 1 ? "line \(number) names more than one message; give more digits"
+                                                         : "line \(number) names a message that digest did not list"))
+        }
+        // Only plain words reach the parser: a quote or a brace is no part of a day.
+        let rest = words.dropFirst().joined(separator: " ")
+        guard words.count <= 6, rest.allSatisfy({ $0.isLetter || $0.isNumber || " -:".contains($0) }) else {
+            return .failure(Refusal(usage))
+        }
+        let (rules, errors) = RuleParser.parse("rule \"r\" when x then snooze " + rest, path: "reply")
+        guard errors.isEmpty, case .snooze(let spec)? = rules.first?.actions.first, rules.first?.actions.count == 1 else {
+            return .failure(Refusal(usage))
+        }
+        return .success(DigestCommand(verb: .snoozeMessage(spec), kind: DigestEntry.kindFolder, id: id))
     }
 
     /// `tomorrow`, `1 day`, `3 days`, `2 weeks`, `a week`: days from 1 to `maximumSnoozeDays`.

@@ -84,10 +84,11 @@ public struct DigestDispatcher {
                 // What a reply to this message may act on, and from when it counts: written
                 // with the sent marker (one commit), so a digest on record as sent has it.
                 let messageID = draft.message.messageID, shown = draft.plan.actionableIDs
-                let file = store.digestShown.file(messageID: messageID, day: day, now: now, ids: shown)
+                let snoozable = draft.plan.snoozableEntryIDs
+                let file = store.digestShown.file(messageID: messageID, day: day, now: now, ids: shown, entries: snoozable)
                 if !(try store.digestLedger.markSent(day, now: now, entries: ids, with: file.map { [$0] } ?? [])) {
                     // A forced resend of a day already sent: its own Message-ID, its own record.
-                    try store.digestShown.record(messageID: messageID, day: day, now: now, ids: shown)
+                    try store.digestShown.record(messageID: messageID, day: day, now: now, ids: shown, entries: snoozable)
                 }
                 if !ids.isEmpty { try store.markReported(ids, day: day) }
                 try store.digestShown.prune(now: now, days: settings.replyDays + 1)

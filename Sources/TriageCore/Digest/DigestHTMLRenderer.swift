@@ -72,6 +72,11 @@ public struct DigestHTMLRenderer: Sendable {
             let e = HTMLEscaper.escape
             footer += "Or reply with one command a line: done \(e(String(id))), snooze \(e(String(id))) 3 days, reopen \(e(String(id))).<br>"
         }
+        if let id = view.firstSnoozable {
+            let e = HTMLEscaper.escape
+            footer += "Snooze puts a message out of INBOX until tomorrow 08:00; or reply snooze \(e(id)) until monday "
+                + "(or tomorrow, YYYY-MM-DD, at 9am).<br>"
+        }
         h += """
         <tr><td style="padding:12px 14px 12px 14px;font-size:12px;line-height:16px;color:#6b7280;">
         \(footer)triage digest for \(e(view.day.iso))
@@ -102,7 +107,11 @@ public struct DigestHTMLRenderer: Sendable {
     private func render(_ line: DigestView.Line) -> String {
         let e = HTMLEscaper.escape
         let count = line.count > 1 ? " <span style=\"color:#6b7280;\">(\(line.count))</span>" : ""
-        let time = line.time.map { "<span style=\"float:right;padding-left:6px;color:#6b7280;font-size:12px;\">\(e($0))</span>" } ?? ""
+        var stamp = [line.time, line.shortID].compactMap { $0 }.map { e($0) }.joined(separator: " · ")
+        if let snooze = line.snooze {
+            stamp += (stamp.isEmpty ? "" : " · ") + "<a href=\"\(e(snooze))\" style=\"color:#2563eb;\">Snooze</a>"
+        }
+        let time = stamp.isEmpty ? "" : "<span style=\"float:right;padding-left:6px;color:#6b7280;font-size:12px;\">\(stamp)</span>"
         return "<div style=\"font-size:14px;line-height:21px;\(Self.ellipsis)\">\(time)"
             + "<span style=\"font-weight:600;\">\(e(line.sender))</span> "
             + link(e(line.subject), line.link) + count + "</div>\n"

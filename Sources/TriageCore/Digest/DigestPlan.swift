@@ -116,6 +116,13 @@ public struct DigestPlan: Sendable, Hashable {
             .flatMap { $0.entries.filter { $0.message.unsubscribe != nil }.map(\.id) }
     }
 
+    /// The ids of the digest entries a reply may snooze (`snooze ID until DAY`): those
+    /// with a Message-ID, by which the message is found, outside Problems.
+    public var snoozableEntryIDs: [String] {
+        sections.filter { $0.name != MailboxRunner.problemsSection }
+            .flatMap { $0.entries.filter { $0.message.messageID != nil }.map(\.id) }
+    }
+
     /// The ids of the digest entries, to mark reported once the digest is sent.
     public var digestEntryIDs: [String] {
         sections.flatMap { $0.entries.map(\.id) }

@@ -32,7 +32,7 @@ public struct DigestTextRenderer: Sendable {
                 for line in group.lines {
                     let count = line.count > 1 ? " (\(line.count))" : ""
                     let text = [line.sender, line.subject + count, line.time].compactMap { $0 }.joined(separator: " · ")
-                    lines += wrap(text, indent: "    ", first: "  ")
+                    lines += wrap((line.shortID.map { "[\($0)] " } ?? "") + text, indent: "    ", first: "  ")
                     if let warning = line.warning { lines += wrap(warning, indent: "  ") }
                     if let subject = line.unsubscribeSubject { lines += wrap(Self.unsubscribeHint(subject), indent: "      ", first: "    ") }
                 }
@@ -47,6 +47,10 @@ public struct DigestTextRenderer: Sendable {
             lines.append("  snooze \(id) 3 days     due again in 3 days (or: tomorrow, 2 weeks)")
             lines.append("  reopen \(id)            open it again")
             lines.append("Open items come back in every digest until done.")
+        }
+        if let id = view.firstSnoozable {
+            lines.append("Reply with snooze \(id) until monday (or tomorrow, YYYY-MM-DD, at 9am)")
+            lines.append("to put the message [\(id)] out of INBOX until then.")
         }
         lines.append("triage digest for \(view.day.iso)")
         return lines.joined(separator: "\n") + "\n"

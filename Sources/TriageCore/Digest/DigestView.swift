@@ -74,6 +74,11 @@ public struct DigestView: Sendable {
         public var unsubscribe: Action?
         /// Its subject, spelled out in the text part.
         public var unsubscribeSubject: String?
+        /// The short id of the (latest) message's digest entry, which a reply's
+        /// `snooze ID until DAY` names; nil when it has no Message-ID (nothing to find it by).
+        public var shortID: String? = nil
+        /// The Snooze link's `mailto:` (the message out of INBOX until tomorrow 08:00), or nil.
+        public var snooze: String? = nil
     }
 
     /// A list's or a section's lines in a compact section.
@@ -120,6 +125,8 @@ public struct DigestView: Sendable {
     public var hasActions: Bool { sections.contains { $0.items.contains { !$0.actions.isEmpty } } }
     /// Whether any item can be acted on by a reply.
     public var hasReplies: Bool { sections.contains { $0.items.contains { $0.reply != nil } } }
+    /// The short id of the first message a reply may snooze (`snooze ID until DAY`), or nil.
+    public var firstSnoozable: String? { sections.lazy.flatMap(\.groups).flatMap(\.lines).compactMap(\.shortID).first }
 
     /// The longest snippet shown, in characters.
     public static let snippetLimit = 180
@@ -239,7 +246,7 @@ public struct DigestView: Sendable {
             if !isProblems && compactNames.contains(section.name.lowercased()) {
                 sections.append(Section(heading: section.name, count: entries.count, items: [],
                                         groups: Self.groups(entries, timeZone: timeZone, day: plan.day, links: links,
-                                                            shortIDs: ids.digest)))
+                                                            ids: ids.digest)))
                 continue
             }
             // Refused commands are anyone's to send: a few are shown, the rest counted.
@@ -290,7 +297,7 @@ public struct DigestView: Sendable {
     /// (`[dev] 5 messages in 3 threads`); within
     /// each, one line per thread (same subject without `Re:`, `Fwd:`, `[tag]`).
     static func groups(_ entries: [DigestEntry], timeZone: TimeZone, day: CivilDate, links: DigestLinks,
-                       shortIDs: ShortIDIndex = ShortIDIndex([])) -> [Group] {
+                       ids: ShortIDIndex? = nil) -> [Group] {
         var counts: [String: Int] = [:]
         for entry in entries { if let list = entry.message.list.map(listName) { counts[list, default: 0] += 1 } }
         var order: [String?] = []
@@ -323,9 +330,15 @@ public struct DigestView: Sendable {
                                 warning: thread.lazy.compactMap { disguise($0.message) }.first)
                 // The newest message of the thread that offers one: its list's Unsubscribe link.
                 if let offering = thread.first(where: { $0.message.unsubscribe != nil }),
-                   let link = links.unsubscribe(id: offering.id, shortID: shortIDs.short(offering.id)) {
+                   let link = links.unsubscribe(id: offering.id, shortID: (ids ?? ShortIDIndex([])).short(offering.id)) {
                     line.unsubscribe = Action(label: "Unsubscribe", mailto: link.mailto)
                     line.unsubscribeSubject = link.subject
+                }
+                // A message found again by its Message-ID: `snooze ID until DAY`, and its Snooze link.
+                if latest.message.messageID != nil, let index = ids {
+                    line.shortID = index.short(latest.id)
+                    line.snooze = links.mailto(verb: DigestCommandReader.snoozeLinkVerb, kind: DigestEntry.kindFolder, id: latest.id,
+                                               shortID: index.short(latest.id))
                 }
                 return line
             }

@@ -21,3 +21,30 @@ public struct HeaderField: Hashable, Sendable {
         !name.isEmpty && name.utf8.allSatisfy { $0 >= 33 && $0 <= 126 && $0 != UInt8(ascii: ":") }
     }
 }
+
+extension HeaderField {
+    /// The first Message-ID of a header block, as the parser reads it: the text between
+    /// the first `<` and `>` of the field (unfolded), else its first word. For finding a
+    /// snoozed message again (`MailConnection.messageUIDs(withMessageID:)`).
+    public static func messageID(in header: [UInt8]) -> String? {
+        let text = String(decoding: header, as: UTF8.self)
+        var value: String?
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            let line = line.hasSuffix("\r") ? line.dropLast() : line[...]
+            if let current = value {
+                // A folded line continues the field; anything else ends it.
+                guard line.first == " " || line.first == "\t" else { break }
+                value = current + " " + line
+            } else if line.lowercased().hasPrefix("message-id:") {
+                value = String(line.dropFirst("message-id:".count))
+            }
+            if line.isEmpty { break }
+        }
+        guard let value else { return nil }
+        if let open = value.firstIndex(of: "<"), let close = value[open...].firstIndex(of: ">") {
+            let inner = value[value.index(after: open)..<close].filter { !$0.isWhitespace }
+            return inner.isEmpty ? nil : String(inner)
+        }
+        return value.split(whereSeparator: \.isWhitespace).first.map(String.init)
+    }
+}

@@ -125,6 +125,11 @@ public protocol MailConnection: AnyObject {
     func takeMailboxNews() -> MailboxNews
     /// The counters of a mailbox (as the rules name it) without opening it (`STATUS`).
     func pollStatus(_ mailbox: String) throws -> MailboxCounters
+
+    /// The UIDs in the open mailbox of the messages whose Message-ID is `messageID`
+    /// (without angle brackets), ascending: how the wake finds a snoozed message again
+    /// whatever UID the move gave it.
+    func messageUIDs(withMessageID messageID: String) throws -> [UInt32]
 }
 
 extension MailConnection {
@@ -253,6 +258,15 @@ extension MailConnection {
     @discardableResult
     public func resumeMove(_ uids: [UInt32], to folder: String, attempts: [CopyAttempt], recorder: MoveRecorder?) throws -> MoveMethod {
         try move(uids, to: folder, recorder: recorder, resuming: attempts)
+    }
+
+    /// Reads the Message-ID of every message of the open mailbox (a snoozed folder is
+    /// small): for connections that cannot search.
+    public func messageUIDs(withMessageID messageID: String) throws -> [UInt32] {
+        let all = try uids(above: 0)
+        guard !all.isEmpty else { return [] }
+        return try fetch(all, parts: [], headerFields: ["MESSAGE-ID"])
+            .filter { HeaderField.messageID(in: $0.header) == messageID }.map(\.uid).sorted()
     }
 }
 

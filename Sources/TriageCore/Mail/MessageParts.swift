@@ -23,7 +23,7 @@ public struct MessageParts: OptionSet, Hashable, Sendable {
     /// for the snippet of the record it writes.
     public static func needed(by action: Action) -> MessageParts {
         switch action {
-        case .queue, .remind, .followUp, .digest, .webhook: return .text
+        case .queue, .remind, .followUp, .digest, .webhook, .snooze: return .text
         case .label, .unlabel, .move, .archive, .markRead, .markUnread, .flag, .stop: return []
         }
     }

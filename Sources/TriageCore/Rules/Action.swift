@@ -41,6 +41,9 @@ public enum Action: Hashable, Sendable {
     case webhook(url: String)
     /// Stop evaluating further rules for this message.
     case stop
+    /// Out of the inbox into the account's `snoozed` folder until a time, then back
+    /// into INBOX, unread (`SnoozeRecord`, `SnoozeWake`).
+    case snooze(SnoozeSpec)
 }
 
 /// A reminder as written in a rule or on the command line, before it is made a record.

@@ -39,6 +39,7 @@ public enum ActionFormatter {
         case .digest(let section): return "digest \(quote(section))"
         case .webhook(let url): return "webhook \(quote(url))"
         case .stop: return "stop"
+        case .snooze(let spec): return "snooze " + spec.text
         }
     }
 
@@ -86,6 +87,14 @@ public enum ActionFormatter {
         case .digest(let section): return object("digest", [("section", .string(section))])
         case .webhook(let url): return object("webhook", [("url", .string(url))])
         case .stop: return object("stop")
+        case .snooze(let spec):
+            switch spec {
+            case .hours(let n): return object("snooze", [("hours", .int(Int64(n)))])
+            case .until(let due, let at):
+                var pairs: [(String, JSONValue)] = [("until", .string(due.resolve(today: today).iso))]
+                pairs.append(("at", .string((at ?? SnoozeSpec.defaultTime).description)))
+                return object("snooze", pairs)
+            }
         }
     }
 

@@ -9,6 +9,7 @@ public struct ActionWord: Sendable {
     public enum Name: String, CaseIterable, Sendable {
         case label, unlabel, move, archive, mark, flag, queue, remind, digest, webhook, stop
         case follow
+        case snooze
     }
 
     /// The word.
@@ -48,6 +49,11 @@ public struct ActionWord: Sendable {
                               examples: [.followUp(FollowUpSpec(wait: .day(.inDays(3)))),
                                          .followUp(FollowUpSpec(wait: .day(.on(CivilDate(year: 2026, month: 12, day: 7))),
                                                                 at: TimeOfDay(hour: 9, minute: 0)))])
+        case .snooze:
+            return ActionWord(name: name, forms: ["snooze until DAY [at TIME]", "snooze for N hours", "snooze for N days",
+                                                  "snooze for N weeks"],
+                              examples: [.snooze(.until(.inDays(1), at: nil)), .snooze(.hours(3)), .snooze(.hours(48)),
+                                         .snooze(.hours(168))])
         }
     }
 }
@@ -68,6 +74,7 @@ extension Action {
         case .webhook: return .webhook
         case .stop: return .stop
         case .followUp: return .follow
+        case .snooze: return .snooze
         }
     }
 }

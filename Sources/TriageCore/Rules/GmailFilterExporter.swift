@@ -52,6 +52,8 @@ public enum GmailFilterExporter {
                     case .markRead: properties.append(("shouldMarkAsRead", "true"))
                     case .flag: properties.append(("shouldStar", "true"))
                     case .stop, .queue, .remind, .followUp, .digest, .webhook, .unlabel, .markUnread: continue
+                    case .snooze:
+                        throw Unexportable("\(ActionFormatter.text(action)): triage records when it wakes and brings it back; left to triage")
                     }
                 }
                 guard properties.allSatisfy({ !$0.1.unicodeScalars.contains { ControlCharacters.isControl($0) } }) else {

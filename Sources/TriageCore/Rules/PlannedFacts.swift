@@ -39,7 +39,7 @@ struct PlannedFacts: Sendable {
             }
         case .move(let folder)?:
             mailbox = vocabulary.id(of: PlannedFacts.folderKey(folder, folders))
-        case .archive?:
+        case .archive?, .snooze?:
             // Out of the inbox, to a folder the rules cannot know before a server is
             // asked (on Gmail: no folder at all): `in:inbox` is false from here on.
             mailbox = -1

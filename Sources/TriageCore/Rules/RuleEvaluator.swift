@@ -66,7 +66,7 @@ public enum RuleEvaluator {
     /// with any other. No `default:`: a new action does not compile until it says.
     static func exclusiveGroup(_ action: Action) -> String? {
         switch action {
-        case .move, .archive: return "folder"
+        case .move, .archive, .snooze: return "folder"
         case .markRead, .markUnread: return "read"
         case .digest: return "digest section"
         case .label, .unlabel, .flag, .queue, .remind, .followUp, .webhook, .stop: return nil
@@ -87,7 +87,7 @@ public enum RuleEvaluator {
             return .remind(spec)
         // A queue name is a plain word; a webhook URL never takes text from the sender;
         // a follow-up's title is made from the message when the record is.
-        case .queue, .webhook, .followUp, .markRead, .markUnread, .flag, .archive, .stop: return action
+        case .queue, .webhook, .followUp, .markRead, .markUnread, .flag, .archive, .stop, .snooze: return action
         }
     }
 }

@@ -563,6 +563,7 @@ public struct RuleParser {
             return .queue(name: queue, inDays: days)
         case .remind: return .remind(try parseReminder(templates: true))
         case .follow: return .followUp(try parseFollowUp())
+        case .snooze: return .snooze(try parseSnooze())
         case .digest:
             if peek.kind == .string {
                 return .digest(section: try argument(after: token, what: "a section name"))
@@ -740,6 +741,93 @@ public struct RuleParser {
             }
         }
         return spec
+    }
+
+    // MARK: - Snooze
+
+    /// After `snooze`: `until DAY [at TIME]` (DAY: `tomorrow`, a weekday, `next WEEKDAY`,
+    /// `YYYY-MM-DD`, `on YYYY-MM-DD`, `in N days|weeks`) or `for N hours|days|weeks`.
+    private mutating func parseSnooze() throws -> SnoozeSpec {
+        if peek.isWord("for") {
+            advance()
+            let number = peek
+            guard number.kind == .word, !atRuleEnd else {
+                throw error(expectedSpan, "expected a number after 'snooze for', as in snooze for 3 days")
+            }
+            advance()
+            guard number.text.count <= 6, number.text.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(number.text), n > 0 else {
+                throw error(number.span, "bad number '\(number.text)' after 'snooze for'; write a whole number above 0, as in snooze for 3 days")
+            }
+            let unit = peek
+            let hoursPer: Int
+            switch unit.kind == .word ? unit.text.lowercased() : "" {
+            case "hour", "hours": hoursPer = 1
+            case "day", "days": hoursPer = 24
+            case "week", "weeks": hoursPer = 168
+            default:
+                throw error(unit.kind == .word && !atRuleEnd ? unit.span : expectedSpan,
+                            "expected hours, days or weeks after 'snooze for \(n)', as in snooze for \(n) days")
+            }
+            advance()
+            if n * hoursPer > SnoozeSpec.maxHours {
+                error(number.span, "snooze for \(number.text) \(unit.text) is more than 100 years; write a shorter time")
+            }
+            return .hours(n * hoursPer)
+        }
+        guard peek.isWord("until") else {
+            throw error(peek.kind == .word && !atRuleEnd ? peek.span : expectedSpan,
+                        "snooze needs 'until DAY [at TIME]' or 'for N hours|days|weeks', as in snooze until monday at 9am")
+        }
+        advance()
+        let day = peek
+        guard day.kind == .word, !atRuleEnd else {
+            throw error(expectedSpan, "expected a day after 'snooze until': tomorrow, a weekday, next WEEKDAY or YYYY-MM-DD")
+        }
+        advance()
+        let word = day.text.lowercased()
+        var due: DueSpec
+        switch word {
+        case "tomorrow": due = .inDays(1)
+        case "today": due = .inDays(0)
+        case "in": due = .inDays(try parseDays())
+        case "next", "on":
+            let what = peek
+            guard what.kind == .word, !atRuleEnd else {
+                throw error(expectedSpan, word == "next" ? "expected a weekday after 'next', as in next monday"
+                                                          : "expected a date after 'on', as in on 2026-12-01")
+            }
+            advance()
+            due = try snoozeDay(what, allowWeekday: word == "next", allowDate: word == "on")
+        default:
+            due = try snoozeDay(day, allowWeekday: true, allowDate: true)
+        }
+        var at: TimeOfDay?
+        if peek.isWord("at") {
+            advance()
+            let time = peek
+            guard time.kind == .word else { throw error(expectedSpan, "expected a time after 'at', as in at 09:00") }
+            advance()
+            if let t = TimeOfDay(phrase: time.text) { at = t } else {
+                error(time.span, "bad time '\(time.text)'; write HH:MM from 00:00 to 23:59 or a time with am/pm, as in at 09:00 or at 6:30pm")
+            }
+        }
+        if case .on(let date) = due, let today, date < today {
+            warn(day.span, "the snooze ends on \(date.iso), which is past (today is \(today.iso)); "
+                 + "every message it matches comes back at the next run")
+        }
+        return .until(due, at: at)
+    }
+
+    /// A weekday (`monday`: the next one after today, as `next monday`) or a date `YYYY-MM-DD`.
+    private mutating func snoozeDay(_ token: Token, allowWeekday: Bool, allowDate: Bool) throws -> DueSpec {
+        let lower = token.text.lowercased()
+        if allowWeekday, let weekday = ReminderSyntax.weekdays.firstIndex(of: lower) { return .next(weekday: weekday) }
+        if allowDate, token.text.count == 10, let date = CivilDate(iso: token.text) { return .on(date) }
+        if allowWeekday, let guess = Suggestion.closest(to: lower, in: ReminderSyntax.weekdays + ["tomorrow"]) {
+            throw error(token.span, "unknown day '\(token.text)' after 'snooze until'; did you mean '\(guess)'?")
+        }
+        throw error(token.span, "bad day '\(token.text)' after 'snooze until'; write tomorrow, a weekday (monday), next WEEKDAY "
+                    + "or a date YYYY-MM-DD, as in snooze until 2026-12-05")
     }
 
     // MARK: - Reminders

@@ -305,6 +305,8 @@ public enum SieveExporter {
                 lines.append("set \"stop\" \"1\";")
             case .unlabel, .markUnread:
                 throw Unexportable("\(ActionFormatter.text(action)): removes what a delivered message does not have yet; left to triage")
+            case .snooze:
+                throw Unexportable("\(ActionFormatter.text(action)): triage records when it wakes and brings it back; left to triage")
             case .queue, .remind, .followUp, .digest, .webhook:
                 continue  // triage does them when it processes the folder
             }

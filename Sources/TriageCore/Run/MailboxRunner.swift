@@ -59,6 +59,9 @@ public struct MailboxRunner {
     /// Asked only for a batch that archives (finding it may cost the server a LIST),
     /// so a run with nothing to archive never looks.
     public var archive: () throws -> ArchiveTarget? = { nil }
+    /// The account's snoozed folder (`[account] snoozed`), made when missing; asked
+    /// only for a batch that snoozes.
+    public var snoozedFolder: () throws -> String = { SnoozeRecord.defaultFolder }
     /// Which messages the server's `UID SEARCH` may leave out (`ServerNarrowing`);
     /// nil fetches every new message.
     public var narrowing: ServerNarrowing?
@@ -153,7 +156,9 @@ public struct MailboxRunner {
                                                       } : nil)
                 // Phase 3: plan the records to write and the commands to send.
                 let archives = classified.contains { $0.actions.contains { $0.action == .archive } }
-                var plan = makePlan(classified, archive: archives ? try archive() : nil)
+                let snoozes = classified.contains { $0.actions.contains { if case .snooze = $0.action { true } else { false } } }
+                var plan = makePlan(classified, archive: archives ? try archive() : nil,
+                                    snoozed: snoozes ? try snoozedFolder() : SnoozeRecord.defaultFolder)
                 plan.commands = found
                 guard !options.dryRun else { continue }
                 // Phase 4: apply: store records, then server actions.
@@ -377,7 +382,7 @@ public struct MailboxRunner {
                     outcome.processed += 1
                     continue
                 }
-                let actions = classify(message)
+                let actions = snoozeable(classify(message), uid: item.uid, message: message)
                 outcome.processed += 1
                 report(.decision(account: account, mailbox: mailbox, uid: item.uid, subject: message.subject, actions: actions))
                 if !parts.contains(.text), !options.dryRun,
@@ -527,6 +532,7 @@ public struct MailboxRunner {
             for item in try connection.fetch(missing, parts: .all) { bytes[item.uid] = item.bytes }
         }
         let reminderIDs = store.allIDs(Reminder.self), queueIDs = store.allIDs(QueueEntry.self)
+        // Digest entries: an Unsubscribe or Snooze link, or `snooze ID until DAY`, names one.
         let digestIDs = store.allIDs(DigestEntry.self)
         let digests = store.digestShown.all()
         var classified: [Classified] = []
@@ -538,7 +544,7 @@ public struct MailboxRunner {
                 return ReplyReader.read(inbox.replyBody(raw, whole), complete: whole)
             }
             var verdict = inbox.reader.read(message, reply: reply ?? .userLines([]), reminderIDs: reminderIDs, queueIDs: queueIDs,
-                                            digestIDs: digestIDs, digests: digests, now: now)
+                                            digestIDs: digestIDs, digests: digests, now: now, entryIDs: digestIDs)
             if case .apply(let commands) = verdict, !options.dryRun {
                 // The store first (idempotent), then the message is marked and moved with the
                 // batch's server actions. A record that cannot be changed (unreadable) refuses
@@ -578,7 +584,7 @@ public struct MailboxRunner {
                     full.server = message.server
                     message = full
                 }
-                let actions = classify(message)
+                let actions = snoozeable(classify(message), uid: uid, message: message)
                 report(.decision(account: account, mailbox: mailbox, uid: uid, subject: message.subject, actions: actions))
                 if !actions.isEmpty { classified.append((uid, message, actions)) }
             }
@@ -587,7 +593,7 @@ public struct MailboxRunner {
     }
 
     /// Phase 3: the records and server commands the batch's actions make.
-    private func makePlan(_ classified: [Classified], archive: ArchiveTarget?) -> BatchPlan {
+    private func makePlan(_ classified: [Classified], archive: ArchiveTarget?, snoozed: String) -> BatchPlan {
         var plan = BatchPlan(created: Timestamp(now, timeZone: store.timeZone))
         for (uid, original, actions) in classified {
             // What the digest may offer to unsubscribe with, decided now: the account's trust is known here.
@@ -601,10 +607,27 @@ public struct MailboxRunner {
                 plan.records.add(planned.action, rule: planned.rule, message: message, created: plan.created,
                                  timeZone: store.timeZone)
             }
-            plan.server.add(actions, uid: uid, facts: message.server, mailbox: mailbox, archive: archive)
+            plan.server.add(actions, uid: uid, facts: message.server, mailbox: mailbox, archive: archive, snoozed: snoozed)
             plan.messages[uid] = message
         }
         return plan
+    }
+
+    /// `actions` without the snoozes that must not happen: a message that came back from
+    /// a snooze by this rule (its record is woken) stays, and so does one without a
+    /// Message-ID, which the wake could not find again in the snoozed folder (said once).
+    private func snoozeable(_ actions: [PlannedAction], uid: UInt32, message: Message) -> [PlannedAction] {
+        actions.filter { planned in
+            guard case .snooze = planned.action else { return true }
+            guard message.messageID != nil else {
+                report(.warning(account: account, mailbox: mailbox, "UID \(uid): not snoozed (rule '\(planned.rule)'): "
+                    + "the message has no Message-ID, by which the wake would find it again; it stays here"))
+                return false
+            }
+            let id = RecordID.forMessage(message, rule: planned.rule, action: planned.action)
+            if let record = try? store.record(SnoozeRecord.self, id: id), record.woken != nil { return false }
+            return true
+        }
     }
 
     /// Phase 4: writes the records, then sends the changes, flags first and moves

@@ -8,6 +8,9 @@ public enum ServerEffect: Hashable, Sendable {
     /// Out of the inbox, the account's way (`ArchiveTarget`): a `\Inbox` label removed
     /// on Gmail, a move to the archive folder elsewhere.
     case archive
+    /// Into the account's snoozed folder (`[account] snoozed`), the record of its
+    /// wake written first.
+    case snooze
 }
 
 extension Action {
@@ -22,6 +25,7 @@ extension Action {
         case .flag: return .change(FlagChange(.add, flags: ["\\Flagged"]))
         case .move(let folder): return .move(folder: folder)
         case .archive: return .archive
+        case .snooze: return .snooze
         case .queue, .remind, .followUp, .digest, .webhook, .stop: return nil
         }
     }

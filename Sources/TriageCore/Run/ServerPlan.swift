@@ -17,9 +17,10 @@ public struct ServerPlan: Sendable {
 
     /// Adds what `actions` ask of the message `uid`, whose current flags and labels
     /// are in `facts`, open in `mailbox`. `archive` is where `archive` goes on this
-    /// account (nil: nowhere, the message goes to `unarchived`).
+    /// account (nil: nowhere, the message goes to `unarchived`); `snoozed` is the
+    /// account's snoozed folder (`[account] snoozed`).
     public mutating func add(_ actions: [PlannedAction], uid: UInt32, facts: ServerFacts, mailbox: String,
-                             archive: ArchiveTarget? = nil) {
+                             archive: ArchiveTarget? = nil, snoozed: String = SnoozeRecord.defaultFolder) {
         for planned in actions {
             guard var effect = planned.action.serverEffect else { continue }
             if case .archive = effect {
@@ -35,6 +36,9 @@ public struct ServerPlan: Sendable {
                 }
                 effect = archive.effect
             }
+            // An ordinary move, journaled like any other; on Gmail it takes the \Inbox label
+            // off and puts the snoozed folder's label on, and the wake does the reverse.
+            if case .snooze = effect { effect = .move(folder: snoozed) }
             switch effect {
             case .change(let change):
                 if let needed = ServerPlan.remaining(change, facts: facts) { append(needed, uid) }
@@ -44,7 +48,7 @@ public struct ServerPlan: Sendable {
                 } else {
                     moves.append((folder, [uid]))
                 }
-            case .move, .archive:
+            case .move, .archive, .snooze:
                 break
             }
         }

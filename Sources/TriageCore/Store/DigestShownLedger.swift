@@ -22,21 +22,27 @@ public struct DigestShownLedger {
         /// The full ids of the reminders and queue entries it showed, sorted (the same
         /// file whatever order equal items were shown in).
         public var ids: [String]
+        /// The full ids of the digest entries it showed that a reply may snooze
+        /// (`snooze ID until DAY`: those with a Message-ID); nil in records written before.
+        public var entries: [String]?
 
         /// Creates a record.
-        public init(messageID: String, day: String, sent: String, ids: [String]) {
+        public init(messageID: String, day: String, sent: String, ids: [String], entries: [String]? = nil) {
             self.messageID = messageID
             self.day = day
             self.sent = sent
             self.ids = ids
+            self.entries = entries
         }
 
         /// When it was sent, seconds since 1970; nil when unreadable.
         public var sentSeconds: Int64? { Timestamp(rfc3339: sent)?.secondsSince1970 }
 
         var json: JSONValue {
-            .object([("messageID", .string(messageID)), ("day", .string(day)), ("sent", .string(sent)),
-                     ("ids", .array(ids.map { .string($0) }))])
+            var fields: [(String, JSONValue)] = [("messageID", .string(messageID)), ("day", .string(day)), ("sent", .string(sent)),
+                                                 ("ids", .array(ids.map { .string($0) }))]
+            if let entries, !entries.isEmpty { fields.append(("entries", .array(entries.map { .string($0) }))) }
+            return .object(fields)
         }
     }
 
@@ -57,16 +63,16 @@ public struct DigestShownLedger {
 
     /// The file that records that the digest `messageID` of `day`, sent at `now`,
     /// showed `ids` (committed with the digest's sent marker, `DigestLedger.markSent`).
-    func file(messageID: String, day: CivilDate, now: Date, ids: [String]) -> Store.PendingFile? {
+    func file(messageID: String, day: CivilDate, now: Date, ids: [String], entries: [String] = []) -> Store.PendingFile? {
         guard let name = Self.name(messageID) else { return nil }
         let shown = Shown(messageID: messageID, day: day.iso, sent: Timestamp(now, timeZone: store.timeZone).rfc3339,
-                          ids: Array(Set(ids)).sorted())
+                          ids: Array(Set(ids)).sorted(), entries: Array(Set(entries)).sorted())
         return Store.PendingFile(folder: folder, id: name, data: Data(shown.json.prettySerialized.utf8), obsolete: [])
     }
 
     /// Records that the digest `messageID` of `day`, sent at `now`, showed `ids`.
-    public func record(messageID: String, day: CivilDate, now: Date, ids: [String]) throws {
-        guard let file = file(messageID: messageID, day: day, now: now, ids: ids) else { return }
+    public func record(messageID: String, day: CivilDate, now: Date, ids: [String], entries: [String] = []) throws {
+        guard let file = file(messageID: messageID, day: day, now: now, ids: ids, entries: entries) else { return }
         try store.withLock { try store.commit([file]) }
     }
 

@@ -46,6 +46,9 @@ public enum RecordID {
         case .archive: return "archive"
         case .webhook(let url): return "webhook\u{0}" + url
         case .stop: return "stop"
+        // Not the time: one record per message and rule, so a message that came back
+        // is never snoozed again by the same rule.
+        case .snooze: return "snooze"
         }
     }
 

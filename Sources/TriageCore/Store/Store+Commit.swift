@@ -96,6 +96,7 @@ extension Store {
         try finishInterruptedUpdates(DigestEntry.self)
         try finishInterruptedUpdates(WebhookDelivery.self)
         try finishInterruptedUpdates(UnsubscribeRecord.self)
+        try finishInterruptedUpdates(SnoozeRecord.self)
     }
 
     private func finishInterruptedUpdates<R: StoreRecord & Equatable>(_ type: R.Type) throws {

@@ -118,7 +118,7 @@ public final class Store {
     /// plant a secret or records, or rewind a run. Paths only; the caller checks them.
     public var trustedFolders: [String] {
         [root] + [QueueEntry.kindFolder, Reminder.kindFolder, DigestEntry.kindFolder, WebhookDelivery.kindFolder,
-                  UnsubscribeRecord.kindFolder, "state", "caldav"]
+                  UnsubscribeRecord.kindFolder, SnoozeRecord.kindFolder, "state", "caldav"]
             .map { root + "/" + $0 }
     }
 

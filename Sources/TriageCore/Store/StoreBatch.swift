@@ -51,6 +51,11 @@ public struct StoreBatch: Sendable {
             add(DigestEntry(id: id, section: section, created: created, rule: rule, message: summary))
         case .webhookDelivery(let url):
             add(WebhookDelivery(id: id, url: url, created: created, rule: rule, message: summary))
+        case .snoozeRecord(let spec):
+            // The wake in the configured zone (a day's 08:00 is local); the offset of `created` without one.
+            let zone = timeZone ?? TimeZone(secondsFromGMT: created.utcOffsetSeconds) ?? .gmt
+            add(SnoozeRecord(id: id, created: created, wake: spec.wake(now: created.date, timeZone: zone), rule: rule,
+                             message: summary))
         }
         return true
     }

@@ -12,6 +12,8 @@ public enum StoreEffect: Hashable, Sendable {
     case digestEntry(section: String)
     /// A `WebhookDelivery` to `url`, posted after the run.
     case webhookDelivery(url: String)
+    /// A `SnoozeRecord`: when the message, moved to the snoozed folder, comes back.
+    case snoozeRecord(SnoozeSpec)
 }
 
 extension Action {
@@ -24,6 +26,7 @@ extension Action {
         case .followUp(let spec): return .followUp(spec)
         case .digest(let section): return .digestEntry(section: section)
         case .webhook(let url): return .webhookDelivery(url: url)
+        case .snooze(let spec): return .snoozeRecord(spec)
         case .label, .unlabel, .move, .archive, .markRead, .markUnread, .flag, .stop: return nil
         }
     }

@@ -14,6 +14,7 @@ import TriageCore
 /// - `queues`: the queues that have open entries
 /// - `ids queue|remind [open|done]`: the short ids of the open (or done) records
 /// - `ids unsubscribe`: the short ids of the digest entries that offer an unsubscribe not yet done
+/// - `ids snooze`: the short ids of the snoozed messages
 ///
 /// It never writes and never takes the store lock. Names that hold control
 /// characters are left out, so nothing odd reaches the terminal.
@@ -22,7 +23,7 @@ enum CompletionListing: Command {
         name: "--complete",
         summary: "list words for shell completion",
         usage: ["--complete commands | options COMMAND | sections | accounts | queues | ids queue|remind [open|done] "
-            + "| ids unsubscribe [--config FILE]"],
+            + "| ids unsubscribe | ids snooze [--config FILE]"],
         about: "Lists, one per line, the words the shell completions offer.",
         options: [.config])
 
@@ -63,6 +64,12 @@ enum CompletionListing: Command {
             case "remind":
                 let index = setup.store.shortIDs(Reminder.self)
                 lines = setup.store.reminders([status]).records.sorted(by: RemindCommand.order).map { index.short($0.id) }
+            case "snooze":
+                // Only what is still snoozed can be woken.
+                guard status == .open else { throw usage }
+                let index = setup.store.shortIDs(SnoozeRecord.self)
+                lines = setup.store.records(SnoozeRecord.self, in: [SnoozeRecord.activeFolder]).records
+                    .sorted { ($0.wake.secondsSince1970, $0.id) < ($1.wake.secondsSince1970, $1.id) }.map { index.short($0.id) }
             default: throw usage
             }
         default:

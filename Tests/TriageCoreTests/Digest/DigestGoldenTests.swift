@@ -99,7 +99,7 @@ final class DigestGoldenTests: XCTestCase {
         XCTAssertTrue(text.contains("Coming up tomorrow: Renew the parking permit at 09:00\n\n! Problems · 1\n"), text)
         XCTAssertEqual(text.components(separatedBy: "due today").count - 1, 3, text)  // Reminders, To reconcile, reply queue
         XCTAssertTrue(text.contains("[dev] 5 messages in 3 threads"), text)
-        XCTAssertTrue(text.contains("  Ana · Re: [dev] Release 2.4 planning (3) · Sun 15:30"), text)
+        XCTAssertTrue(text.contains("  [d030] Ana · Re: [dev] Release 2.4 planning (3) · Sun 15:30"), text)
         let dana = text.range(of: "Dana · ")!, chen = text.range(of: "Chen · ")!
         XCTAssertLessThan(dana.lowerBound, chen.lowerBound, "newest first")
         // The FYI section is compact: no snippets there.

@@ -12,6 +12,7 @@ final class InMemoryConnectionContractTests: XCTestCase {
     func testFetchRequest() throws { try MailConnectionContract.fetchRequest(InMemoryBackend()) }
     func testFolders() throws { try MailConnectionContract.folders(InMemoryBackend()) }
     func testArchiveAndResume() throws { try MailConnectionContract.archiveAndResume(InMemoryBackend()) }
+    func testMessageIDAndCreateFolder() throws { try MailConnectionContract.messageIDAndCreateFolder(InMemoryBackend()) }
 
     /// With a shorter text in its traits, the in-memory server cuts it as IMAP does
     /// (the contract's other branch).
