@@ -94,27 +94,42 @@ extension SnoozeService {
             let connection = try AccountSession.connect(account, credential: credentials[name], context: context, verbose: false,
                                                         checkpoint: hook.isArmed ? checkpoint : nil)
             defer { connection.close() }
-            // A refusal of one message's STORE or MOVE is reported (a warning) and the others
-            // still wake; a failure that stops the account (a refused MOVE on IMAP, a lost
-            // connection) leaves the rest as they were. Either way: which records still say snoozed.
-            var wake = SnoozeWake(account: name, folder: account.snoozedFolder, store: store, now: context.now, report: printer.report)
-            wake.checkpoint = checkpoint
-            var failure: (reason: String, status: ExitStatus)?
-            do {
-                woken += try wake.wake(due, on: connection)
-            } catch let error as MailError {
-                failure = (error.description, error.kind == .refused ? .tempFail : error.exitStatus)
+            let outcome = try wakeAccount(due, account: account, on: connection, store: store, now: context.now,
+                                          report: printer.report, checkpoint: checkpoint)
+            woken += outcome.woken
+            stayed += outcome.stayed
+        }
+        return (woken, stayed)
+    }
+
+    /// Wakes `due` (records of `account`) on `connection` for `triage snooze wake`. A
+    /// refusal of one message's STORE or MOVE is reported (a warning) and the others
+    /// still wake; a failure that stops the account (a refused MOVE on IMAP, a mailbox
+    /// the server opens read-only, a lost connection) leaves the rest as they were.
+    /// Either way, what the store says afterwards decides: a record still snoozed
+    /// stayed, with why and exit 75 (or the failure's own status).
+    package static func wakeAccount(_ due: [SnoozeRecord], account: AccountSection, on connection: MailConnection, store: Store,
+                                    now: Date, report: @escaping (RunEvent) -> Void,
+                                    checkpoint: @escaping @Sendable (String) -> Void = { _ in })
+        throws -> (woken: [SnoozeRecord], stayed: [(record: SnoozeRecord, reason: String, status: ExitStatus)]) {
+        var wake = SnoozeWake(account: account.name, folder: account.snoozedFolder, store: store, now: now, report: report)
+        wake.checkpoint = checkpoint
+        var woken: [SnoozeRecord] = []
+        var failure: (reason: String, status: ExitStatus)?
+        do {
+            woken = try wake.wake(due, on: connection)
+        } catch let error as MailError {
+            failure = (error.description, error.kind == .refused ? .tempFail : error.exitStatus)
+        }
+        var stayed: [(record: SnoozeRecord, reason: String, status: ExitStatus)] = []
+        let done = Set(woken.map(\.id))
+        for record in due where !done.contains(record.id) {
+            if let current = try? store.record(SnoozeRecord.self, id: record.id), current.woken != nil {
+                woken.append(current)
+                continue
             }
-            let done = Set(woken.map(\.id))
-            for record in due where !done.contains(record.id) {
-                let now = try? store.record(SnoozeRecord.self, id: record.id)
-                if let now, now.woken != nil {
-                    woken.append(now)
-                    continue
-                }
-                stayed.append((record, failure?.reason ?? "the server refused to bring it back (see the warning above)",
-                               failure?.status ?? .tempFail))
-            }
+            stayed.append((record, failure?.reason ?? "the server refused to bring it back (see the warning above)",
+                           failure?.status ?? .tempFail))
         }
         return (woken, stayed)
     }
