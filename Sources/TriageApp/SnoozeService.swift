@@ -54,9 +54,13 @@ package enum SnoozeService {
 extension SnoozeService {
     /// `triage snooze wake ID...`: brings the named snoozed messages back now, whatever
     /// their time, account by account (credentials before the store lock, as `run`
-    /// asks them; then the lock, waited for as `run` waits). Returns the woken records.
+    /// asks them; then the lock, waited for as `run` waits). Returns the woken records,
+    /// and those that stayed snoozed (the server refused a STORE or MOVE, or the account's
+    /// wake failed part way: each is still in the snoozed folder, its record snoozed),
+    /// with why and the exit status that says it (75, or the failure's own).
     /// An unknown or ambiguous id is a data error (65) that changes nothing.
-    package static func wakeNow(_ typed: [String], setup: RunSetup, context: Context) throws -> [SnoozeRecord] {
+    package static func wakeNow(_ typed: [String], setup: RunSetup, context: Context) throws
+        -> (woken: [SnoozeRecord], stayed: [(record: SnoozeRecord, reason: String, status: ExitStatus)]) {
         let store = setup.store
         let ids = try store.resolve(SnoozeRecord.self, typed)
         var records: [SnoozeRecord] = []
@@ -84,15 +88,49 @@ extension SnoozeService {
         try LockWait.lock(store, seconds: LockWait.runSeconds)
         defer { store.unlock() }
         var woken: [SnoozeRecord] = []
+        var stayed: [(record: SnoozeRecord, reason: String, status: ExitStatus)] = []
         for name in accounts.keys.sorted() {
             guard let account = sections[name], let due = accounts[name] else { continue }
             let connection = try AccountSession.connect(account, credential: credentials[name], context: context, verbose: false,
                                                         checkpoint: hook.isArmed ? checkpoint : nil)
             defer { connection.close() }
-            var wake = SnoozeWake(account: name, folder: account.snoozedFolder, store: store, now: context.now, report: printer.report)
-            wake.checkpoint = checkpoint
-            woken += try wake.wake(due, on: connection)
+            let outcome = try wakeAccount(due, account: account, on: connection, store: store, now: context.now,
+                                          report: printer.report, checkpoint: checkpoint)
+            woken += outcome.woken
+            stayed += outcome.stayed
         }
-        return woken
+        return (woken, stayed)
+    }
+
+    /// Wakes `due` (records of `account`) on `connection` for `triage snooze wake`. A
+    /// refusal of one message's STORE or MOVE is reported (a warning) and the others
+    /// still wake; a failure that stops the account (a refused MOVE on IMAP, a mailbox
+    /// the server opens read-only, a lost connection) leaves the rest as they were.
+    /// Either way, what the store says afterwards decides: a record still snoozed
+    /// stayed, with why and exit 75 (or the failure's own status).
+    package static func wakeAccount(_ due: [SnoozeRecord], account: AccountSection, on connection: MailConnection, store: Store,
+                                    now: Date, report: @escaping (RunEvent) -> Void,
+                                    checkpoint: @escaping @Sendable (String) -> Void = { _ in })
+        throws -> (woken: [SnoozeRecord], stayed: [(record: SnoozeRecord, reason: String, status: ExitStatus)]) {
+        var wake = SnoozeWake(account: account.name, folder: account.snoozedFolder, store: store, now: now, report: report)
+        wake.checkpoint = checkpoint
+        var woken: [SnoozeRecord] = []
+        var failure: (reason: String, status: ExitStatus)?
+        do {
+            woken = try wake.wake(due, on: connection)
+        } catch let error as MailError {
+            failure = (error.description, error.kind == .refused ? .tempFail : error.exitStatus)
+        }
+        var stayed: [(record: SnoozeRecord, reason: String, status: ExitStatus)] = []
+        let done = Set(woken.map(\.id))
+        for record in due where !done.contains(record.id) {
+            if let current = try? store.record(SnoozeRecord.self, id: record.id), current.woken != nil {
+                woken.append(current)
+                continue
+            }
+            stayed.append((record, failure?.reason ?? "the server refused to bring it back (see the warning above)",
+                           failure?.status ?? .tempFail))
+        }
+        return (woken, stayed)
     }
 }

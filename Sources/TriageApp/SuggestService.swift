@@ -38,7 +38,13 @@ package enum SuggestService {
             systemFolders.formUnion(collected.systemFolders)
             if let user = account.user, user.contains("@") { identities.append(user) }
         }
-        let history = MailHistory(messages: messages, days: days, now: now, identities: identities, systemFolders: systemFolders)
+        // Lists unsubscribed from that still send (issue 28): each gets a rule archiving it.
+        let unsubscribes = setup.store.unsubscribesStillSending()
+        setup.report(unsubscribes.problems, context)
+        let names = Set(accounts.map(\.name))
+        let stillSending = unsubscribes.records.filter { $0.message.account.map(names.contains) ?? true }
+        let history = MailHistory(messages: messages, days: days, now: now, identities: identities, systemFolders: systemFolders,
+                                  unsubscribes: stillSending)
         let environment = rules?.environment ?? RulesFolder.environment(for: setup.config)
         let suggester = RuleSuggester(environment: environment, current: rules, includeCovered: all)
         return Outcome(report: suggester.suggest(history), accounts: accounts.map(\.name))

@@ -167,6 +167,38 @@ final class SnoozeTests: XCTestCase {
         XCTAssertEqual(try contents(mail), ["INBOX later please flags()", "INBOX plain news flags(\\Seen)"])
     }
 
+    /// A wake the server will not do (Dovecot cannot write the snoozed folder, so it opens
+    /// it read-only and the wake's STORE of the unread flag is refused) exits 75, names the
+    /// message and what to do, and leaves it snoozed; once the server takes it, the same
+    /// command brings it back.
+    func testSnoozeWakeTheServerRefusesExits75AndTheMessageStaysSnoozed() throws {
+        let (folder, mail) = try dovecotBox("snooze-wake-refused", host: "localhost")
+        defer { folder.remove() }
+        guard case .dovecot(let server, let user, _) = mail else { return XCTFail("a Dovecot box") }
+        try run(folder, "2026-12-01T10:00", all: true)
+        let list = try folder.triage(["snooze", "--now", "2026-12-01T10:05"])
+        let id = try XCTUnwrap(list.out.split(separator: " ").first.map(String.init), list.out)
+
+        // Dovecot runs as an unprivileged user: a folder it cannot write is opened read-only.
+        let cur = server.maildir(user: user, mailbox: "Snoozed") + "/cur"
+        XCTAssertEqual(chmod(cur, 0o555), 0)
+        let wake = try folder.triage(["snooze", "wake", id, "--now", "2026-12-01T11:00"])
+        XCTAssertEqual(chmod(cur, 0o700), 0)
+        XCTAssertEqual(wake.status, 75, wake.err)
+        XCTAssertEqual(wake.out, "")
+        XCTAssertTrue(wake.err.contains("triage: snooze wake: \(id) \"later please\" was not woken: "), wake.err)
+        XCTAssertTrue(wake.err.contains("it is still snoozed in Snoozed (account test). Try 'triage snooze wake \(id)' again"), wake.err)
+        XCTAssertEqual(try contents(mail).filter { !$0.hasPrefix("INBOX plain") }.map { $0.prefix(20) }, ["Snoozed later please"],
+                       "still snoozed")
+        XCTAssertTrue(try folder.triage(["snooze"]).out.contains(id), "still listed as snoozed")
+
+        // Once the folder can be written, the same command brings it back.
+        let again = try folder.triage(["snooze", "wake", id, "--now", "2026-12-01T11:05"])
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertEqual(again.out, "woken: \(id) later please\n")
+        XCTAssertEqual(try contents(mail), ["INBOX later please flags()", "INBOX plain news flags(\\Seen)"], "back now, unread")
+    }
+
     /// A message without a Message-ID is not snoozed (the wake could not find it), and the run says so.
     func testAMessageWithoutMessageIDStays() throws {
         let (folder, mail) = try maildirBox("snooze-no-id")

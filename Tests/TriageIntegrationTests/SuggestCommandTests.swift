@@ -45,6 +45,56 @@ final class SuggestCommandTests: XCTestCase {
         try verify(label: "Maildir")
     }
 
+    /// A list the user unsubscribed from (Substack, 30 days before now, by one-click) that
+    /// still sent (`still_sending` set by a run): suggest reads the store's record and
+    /// proposes to archive it, with the unsubscribe as its evidence, once.
+    func testMaildirAListStillSendingAfterAnUnsubscribeGetsAnArchiveRule() throws {
+        _ = try seedMaildir(SuggestCorpus.mailbox())
+        try folder.writeConfig([ConfigSection.triage(), ConfigSection("account home", ["url": "maildir:mail"])])
+        let utc = TimeZone(identifier: "UTC")!
+        var summary = MessageSummary(from: Address(address: "patnotes@substack.com"), subject: "Notes #43: on gardens",
+                                     list: "patnotes.substack.com")
+        summary.account = "home"
+        let done = SuggestCorpus.now.addingTimeInterval(-30 * 86_400)
+        let id = RecordID.forMessage(account: "home", messageKey: "notes43@substack.example", rule: "news", actionKey: "digest")
+        let entry = DigestEntry(id: id, section: "Newsletters", created: Timestamp(done, timeZone: utc), rule: "news", message: summary)
+        var record = UnsubscribeRecord(entry: entry, requested: Timestamp(done, timeZone: utc), via: "link")
+        record.method = .oneClick
+        record.answer = "HTTP 200 from https://patnotes.substack.com"
+        record.succeeded = true
+        record.done = Timestamp(done, timeZone: utc)
+        record.stillSending = Timestamp(SuggestCorpus.now.addingTimeInterval(-18 * 86_400), timeZone: utc)
+        XCTAssertTrue(try Store(path: folder.store, timeZone: utc).put(record))
+
+        let run = try folder.triage(["suggest", "--now", SuggestCorpus.nowText])
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertTrue(run.out.contains("""
+            # you unsubscribed from patnotes.substack.com on 2026-01-31 by one-click; it still sent 3 messages since
+            # 6 messages in 90 days from patnotes@substack.com on the list patnotes.substack.com, 5 opened, none answered
+            """), run.out)
+        XCTAssertTrue(run.out.contains("""
+            rule "unsubscribed patnotes.substack.com"
+              when list:"patnotes.substack.com"
+              then label "no push", archive, digest "Lists"
+            """), run.out)
+        XCTAssertFalse(run.out.contains("rule \"newsletter patnotes@substack.com\""), run.out)
+        let json = try folder.triage(["suggest", "--now", SuggestCorpus.nowText, "--json"])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let rules = try XCTUnwrap(object["rules"] as? [[String: Any]])
+        let rule = try XCTUnwrap(rules.first { $0["list"] as? String == "patnotes.substack.com" }, json.out)
+        XCTAssertEqual(rule["kind"] as? String, "unsubscribed")
+        let unsubscribe = try XCTUnwrap(rule["unsubscribe"] as? [String: Any], json.out)
+        XCTAssertEqual(unsubscribe["since"] as? Int, 3)
+        XCTAssertEqual(unsubscribe["method"] as? String, "one-click")
+
+        // It passes check; saved, it is not suggested again (and --all shows it covered).
+        try run.out.write(toFile: folder.dir + "/rules/suggested.rules", atomically: true, encoding: .utf8)
+        let check = try folder.triage(["check"])
+        XCTAssertEqual(check.status, 0, check.err)
+        let again = try folder.triage(["suggest", "--now", SuggestCorpus.nowText])
+        XCTAssertFalse(again.out.contains("unsubscribed patnotes"), again.out)
+    }
+
     // MARK: - Dovecot
 
     /// A Dovecot user with the corpus, `sent = Sent` (the test server marks no \Sent folder).

@@ -87,6 +87,14 @@ extension Store {
         reminders([.open])
     }
 
+    /// Unsubscribes carried out successfully whose list still sent mail 7 days or more
+    /// after (`still_sending` set): what `triage suggest` proposes to archive.
+    public func unsubscribesStillSending() -> StoreListing<UnsubscribeRecord> {
+        var listing = records(UnsubscribeRecord.self, in: ["done"])
+        listing.records.removeAll { !$0.succeeded || $0.stillSending == nil || $0.done == nil }
+        return listing
+    }
+
     /// Digest entries not yet reported in any digest.
     public func unreportedDigestEntries() -> StoreListing<DigestEntry> {
         records(DigestEntry.self, in: [DigestEntry.activeFolder])

@@ -16,14 +16,19 @@ public struct MailHistory: Sendable {
     /// Folders that are no user's filing (archive, trash, junk, drafts, sent), as
     /// rules name them: mail ending up there says nothing about where a sender belongs.
     public var systemFolders: Set<String>
+    /// Unsubscribes carried out (the store's `unsubscribe/done`): a list still sending
+    /// after one (`still_sending` set) gets a rule that archives it.
+    public var unsubscribes: [UnsubscribeRecord]
 
     /// Creates a history.
-    public init(messages: [HistoryMessage], days: Int, now: Date, identities: [String] = [], systemFolders: Set<String> = []) {
+    public init(messages: [HistoryMessage], days: Int, now: Date, identities: [String] = [], systemFolders: Set<String> = [],
+                unsubscribes: [UnsubscribeRecord] = []) {
         self.messages = messages
         self.days = days
         self.now = now
         self.identities = identities
         self.systemFolders = systemFolders
+        self.unsubscribes = unsubscribes
     }
 
     /// The header fields suggest reads (upper-case, for an IMAP `HEADER.FIELDS` fetch).

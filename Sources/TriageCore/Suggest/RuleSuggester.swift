@@ -84,10 +84,18 @@ public struct RuleSuggester: Sendable {
             groups[key, default: []].append(i)
         }
 
+        // Lists the user unsubscribed from that still send: a rule each, however few of
+        // their messages the window holds (the unsubscribe is the evidence).
+        let unsubscribed = Self.stillSending(history.unsubscribes)
+        for key in unsubscribed.keys.sorted() where groups[key] == nil {
+            order.append(key)
+            groups[key] = []
+        }
+
         // Small groups pooled, so a pattern spread thin still shows: one sender's mail over
         // several lists (a no-reply sender per repository) becomes that sender's; bulk
         // senders of one domain (not a mail provider's) with few messages each, the domain's.
-        for key in order where (groups[key]?.count ?? 0) < minimumMessages {
+        for key in order where (groups[key]?.count ?? 0) < minimumMessages && unsubscribed[key] == nil {
             let members = groups[key] ?? []
             let senders = Set(members.compactMap { received[$0].message.from.first?.address.lowercased() })
             guard senders.count == 1, let sender = senders.first else { continue }
@@ -112,7 +120,8 @@ public struct RuleSuggester: Sendable {
             let subject = String(key.dropFirst(5))
             let evidence = Self.evidence(members.map { received[$0] }, answered: members.map { answered[$0] },
                                          personal: members.map { personal[$0] })
-            guard evidence.messages >= minimumMessages else { continue }
+            let record = unsubscribed[key]
+            guard evidence.messages >= minimumMessages || record != nil else { continue }
             guard Self.isSafeValue(subject) else {
                 report.leftOut.append(.init(subject: subject, reason: "its address cannot be written in a rule safely"))
                 continue
@@ -122,13 +131,19 @@ public struct RuleSuggester: Sendable {
                     ? "you answered its mail" : "you write to this sender"))
                 continue
             }
-            guard let (kind, folder) = classify(evidence, isList: isList, subject: subject, history: history) else { continue }
+            let classified: (SuggestionKind, String?)? = record != nil ? (SuggestionKind.unsubscribed, nil)
+                : classify(evidence, isList: isList, subject: subject, history: history)
+            guard let (kind, folder) = classified else { continue }
             // A list with one sender (a newsletter tool's) is named after the sender, as people know it.
             let shown = isList && kind == .newsletter ? (evidence.onlySender.flatMap { Self.isSafeValue($0) ? $0 : nil } ?? subject) : subject
             var rule = SuggestedRule(name: Self.uniqueName("\(kind.rawValue) \(shown)", taken: &taken), kind: kind,
                                      subject: subject, isList: isList, query: "", actions: Self.actions(kind, folder: folder, evidence: evidence),
                                      evidence: evidence)
             rule.folder = folder
+            if let record, let done = record.done, let still = record.stillSending {
+                rule.unsubscribe = UnsubscribeEvidence(list: record.list, done: done, method: record.method?.rawValue ?? "?",
+                                                       stillSending: still, since: 0)
+            }
             // People in the group are left out from the start: a list's posts of a friend,
             // a newsletter tool's mail with a friend in Reply-To.
             for i in members where personal[i] || protected[i] {
@@ -160,7 +175,7 @@ public struct RuleSuggester: Sendable {
                 }
                 let bad = hits.filter { protected[$0] || personal[$0] }
                 if bad.isEmpty {
-                    guard hits.count >= minimumMessages else {
+                    guard hits.count >= minimumMessages || rule.unsubscribe != nil else {
                         // Its exceptions left too little for a pattern.
                         report.leftOut.append(.init(subject: rule.subject, reason: rule.exceptsAnswered
                             ? "you answered or flagged its mail" : "its mail comes from people you write to"))
@@ -202,7 +217,17 @@ public struct RuleSuggester: Sendable {
             }
             // Covered: the current rules already act on every message this one matches.
             var rule = rule
-            rule.covered = hits.allSatisfy { covered[$0] }
+            rule.covered = !hits.isEmpty && hits.allSatisfy { covered[$0] }
+            // A list left with no mail in the window: do the current rules act on its kind of message?
+            if let unsubscribe = rule.unsubscribe {
+                // What it still sent: the mail since that this rule archives.
+                rule.unsubscribe?.since = hits.filter { (received[$0].seconds ?? Int64.max) >= unsubscribe.done.secondsSince1970 }.count
+                // A list with no mail in the window: do the current rules act on its kind of message?
+                if hits.isEmpty, let current {
+                    rule.covered = !RuleEvaluator.evaluate(Self.probe(unsubscribe, in: history), rules: current, now: history.now)
+                        .planned.isEmpty
+                }
+            }
             if rule.covered, !includeCovered {
                 report.leftOut.append(.init(subject: rule.subject, reason: Self.coveredReason))
                 return nil
@@ -211,6 +236,30 @@ public struct RuleSuggester: Sendable {
         }
         report.rules.sort { ($0.kind.order, -$0.evidence.messages, $0.subject) < ($1.kind.order, -$1.evidence.messages, $1.subject) }
         return report
+    }
+
+    /// The unsubscribes carried out whose list still sends, by group key (`list:ID` or
+    /// `from:ADDRESS`, as the history's mail is grouped); the latest of a list's.
+    static func stillSending(_ records: [UnsubscribeRecord]) -> [String: UnsubscribeRecord] {
+        var result: [String: UnsubscribeRecord] = [:]
+        for record in records where record.succeeded && record.stillSending != nil && record.done != nil && !record.list.isEmpty {
+            let key = (record.message.list != nil ? "list:" : "from:") + record.list.lowercased()
+            if let other = result[key], let a = other.done, let b = record.done, a >= b { continue }
+            result[key] = record
+        }
+        return result
+    }
+
+    /// A message of an unsubscribed list as the record knows it (List-Id, sender,
+    /// subject), for asking the current rules when the window holds none of its mail.
+    static func probe(_ unsubscribe: UnsubscribeEvidence, in history: MailHistory) -> Message {
+        let record = history.unsubscribes.first { $0.list.lowercased() == unsubscribe.list.lowercased() && $0.done == unsubscribe.done }
+        var m = Message()
+        if let from = record?.message.from { m.from = [from] }
+        m.listID = record?.message.list
+        m.subject = record?.message.subject
+        m.server.mailbox = "INBOX"
+        return m
     }
 
     /// The reason of a pattern the current rules already handle.
@@ -245,7 +294,7 @@ public struct RuleSuggester: Sendable {
     static func actions(_ kind: SuggestionKind, folder: String?, evidence: SuggestionEvidence) -> [String] {
         switch kind {
         case .newsletter: return ["label \"no push\"", "archive", "digest \"Newsletters\""]
-        case .list: return ["label \"no push\"", "archive", "digest \"Lists\""]
+        case .list, .unsubscribed: return ["label \"no push\"", "archive", "digest \"Lists\""]
         case .filedList, .filed, .receipt: return ["move " + SuggestedRule.quoted(folder ?? "")]
         case .notification: return ["digest \"Notifications\""] + (evidence.opened == 0 ? ["mark read"] : [])
         }
@@ -424,6 +473,7 @@ extension SuggestionKind {
     /// Where its rules stand in the output: moves first (they decide the folder), then bulk mail.
     var order: Int {
         switch self {
+        case .unsubscribed: return -1
         case .filedList: return 0
         case .receipt: return 1
         case .filed: return 2

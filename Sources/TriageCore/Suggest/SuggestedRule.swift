@@ -27,6 +27,8 @@ public struct SuggestedRule: Sendable {
     public var replyToExceptions: Set<String> = []
     /// Whether an exception is for answered or flagged mail rather than a person.
     public var exceptsAnswered = false
+    /// For an `unsubscribed` rule: the unsubscribe it rests on.
+    public var unsubscribe: UnsubscribeEvidence?
 
     /// Creates a suggestion.
     public init(name: String, kind: SuggestionKind, subject: String, isList: Bool, query: String, actions: [String],

@@ -12,4 +12,7 @@ public enum SuggestionKind: String, Sendable, CaseIterable {
     case receipt
     /// Other mail of one sender the user files into one folder by hand: `move` there.
     case filed
+    /// A list (or sender) still sending after the user unsubscribed from it (issue 28):
+    /// `label "no push", archive, digest "Lists"`, whatever its headers or numbers.
+    case unsubscribed
 }

@@ -51,7 +51,13 @@ public enum SuggestionWriter {
         if e.autoSubmitted * 2 >= e.messages, e.autoSubmitted > 0 { facts.append("Auto-Submitted") }
         if e.noReply * 2 >= e.messages, e.noReply > 0 { facts.append("a no-reply sender") }
         if e.receiptSubjects * 2 >= e.messages, e.receiptSubjects > 0 { facts.append("receipts or invoices") }
-        var lines = [facts.joined(separator: ", ")]
+        var lines = e.messages == 0 ? [] : [facts.joined(separator: ", ")]
+        if let u = rule.unsubscribe {
+            let list = plain(u.list)
+            let since = u.since > 0 ? "it still sent \(count(u.since, "message")) since"
+                : "it still sent mail on \(u.stillSending.localDay.iso) (none of it in the \(days) days read)"
+            lines.insert("you unsubscribed from \(list) on \(u.done.localDay.iso) by \(plain(u.method)); " + since, at: 0)
+        }
         if !rule.exceptions.isEmpty {
             lines.append("except mail from " + rule.exceptions.joined(separator: ", ")
                 + (rule.exceptsAnswered ? " (people you write to, or posts you answered or flagged)" : " (people you write to)"))
@@ -110,6 +116,12 @@ public enum SuggestionWriter {
                 ("answered_or_flagged", int(0)), ("from_people", int(0)),
             ])),
             ("covered", .bool(rule.covered)),
+            ("unsubscribe", rule.unsubscribe.map { u in
+                .object([
+                    ("list", .string(plain(u.list))), ("done", .string(u.done.rfc3339)), ("method", .string(plain(u.method))),
+                    ("still_sending", .string(u.stillSending.rfc3339)), ("since", int(u.since)),
+                ])
+            } ?? .null),
         ])
     }
 

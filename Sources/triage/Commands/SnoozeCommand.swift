@@ -26,8 +26,9 @@ enum SnoozeCommand: Command {
             .config,
         ],
         notes: "Exit status: 0 success; 64 usage error; 65 an unknown or ambiguous id, or one already back (nothing "
-            + "is changed); 66 no configuration file; 75 the server could not be reached, or another triage held the "
-            + "store's lock for more than 10 s; 77 credentials refused; 78 configuration error.")
+            + "is changed); 66 no configuration file; 75 the server could not be reached, refused to bring a message "
+            + "back (its STORE or MOVE: the message stays snoozed, and standard error names it), or another triage "
+            + "held the store's lock for more than 10 s; 77 credentials refused; 78 configuration error.")
 
     static func run(_ a: Arguments, context: Context) throws -> ExitStatus {
         var words = a.positional
@@ -38,13 +39,24 @@ enum SnoozeCommand: Command {
             let typed = Array(words.dropFirst())
             guard !typed.isEmpty else { throw SimpleError(.usage, "snooze wake: name at least one id (see 'triage snooze list')") }
             let (setup, context) = try RunSetup.load(a, context: context)
-            let woken = try SnoozeService.wakeNow(typed, setup: setup, context: context)
+            let (woken, stayed) = try SnoozeService.wakeNow(typed, setup: setup, context: context)
             let index = setup.store.shortIDs(SnoozeRecord.self)
             context.out(woken.map { record in
                 "woken: \(index.short(record.id)) \(record.message.subject ?? "(no subject)")"
                     + (record.wakeNote.map { " (nothing moved: \($0))" } ?? "") + "\n"
             }.joined())
-            return .ok
+            // A message the server would not bring back is still snoozed: say which, and what to do.
+            for (record, reason, _) in stayed {
+                let short = index.short(record.id)
+                let subject = DigestFormat.oneLine(record.message.subject ?? "(no subject)", limit: 80)
+                let folder = setup.config.accounts.first { $0.name == record.message.account }?.snoozedFolder ?? "the snoozed folder"
+                context.err("triage: snooze wake: \(short) \"\(subject)\" was not woken: \(DigestFormat.oneLine(reason, limit: 300)); "
+                    + "it is still snoozed in \(DigestFormat.oneLine(folder, limit: 80)) (account "
+                    + "\(DigestFormat.oneLine(record.message.account ?? "", limit: 40))). Try 'triage snooze wake \(short)' again once "
+                    + "the server accepts it (check that INBOX and \(DigestFormat.oneLine(folder, limit: 80)) can be written); "
+                    + "else the first run at or after \(record.wake.rfc3339) tries again\n")
+            }
+            return stayed.map(\.status).max() ?? .ok
         }
         if words.first == "list" { words.removeFirst() }
         guard words.isEmpty else {

@@ -15,7 +15,9 @@ enum SuggestCommand: Command {
         folders you file mail into and of the Sent folder (SPECIAL-USE \\Sent, or
         sent = FOLDER in the [account] section), and prints a rules file: one rule
         per pattern it is sure of (newsletters, mailing lists you file, notifications,
-        receipts you file), each with comments giving its evidence and what it would
+        receipts you file, lists still sending after you unsubscribed: the store's
+        unsubscribe/done records with still_sending set), each with comments giving
+        its evidence and what it would
         have done to the history. No rule touches a message you answered or flagged,
         or mail from a person you write to: each is checked against the history
         before it is printed. Patterns your current rules already handle are left

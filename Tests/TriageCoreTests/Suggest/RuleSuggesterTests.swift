@@ -252,4 +252,107 @@ final class RuleSuggesterTests: XCTestCase {
         let gmail = ["a@gmail.com", "b@gmail.com", "c@gmail.com"].flatMap { bulk($0, count: 2) }
         XCTAssertEqual(suggest(gmail).rules.count, 0)
     }
+
+    // MARK: - Lists still sending after an unsubscribe (issue 28)
+
+    /// A successful unsubscribe from `list` (sent by `from`) `daysAgo` before now, by
+    /// one-click, whose list was seen again `stillDaysAgo` before now.
+    func unsubscribe(list: String?, from: String, daysAgo: Double = 20, stillDaysAgo: Double = 10) -> UnsubscribeRecord {
+        var summary = MessageSummary(from: Address(address: from), subject: "Weekly news", list: list)
+        summary.account = "test"
+        let created = Timestamp(now.addingTimeInterval(-(daysAgo + 1) * 86_400), timeZone: utc)
+        let id = RecordID.forMessage(account: "test", messageKey: "<w1@news.example>", rule: "news", actionKey: "digest")
+        let entry = DigestEntry(id: id, section: "Newsletters", created: created, rule: "news", message: summary)
+        var record = UnsubscribeRecord(entry: entry, requested: created, via: "link")
+        record.method = .oneClick
+        record.answer = "HTTP 200"
+        record.succeeded = true
+        record.done = Timestamp(now.addingTimeInterval(-daysAgo * 86_400), timeZone: utc)
+        record.stillSending = Timestamp(now.addingTimeInterval(-stillDaysAgo * 86_400), timeZone: utc)
+        return record
+    }
+
+    func suggest(_ messages: [HistoryMessage], unsubscribes: [UnsubscribeRecord], current: CompiledRules? = nil,
+                 all: Bool = false) -> SuggestionReport {
+        RuleSuggester(environment: environment, current: current, includeCovered: all)
+            .suggest(MailHistory(messages: messages, days: 90, now: now, unsubscribes: unsubscribes))
+    }
+
+    func testAListStillSendingAfterAnUnsubscribeIsArchivedWithItsEvidence() throws {
+        // Two posts before the unsubscribe (20 days ago), two after; the editor's flagged post is left out.
+        var history = [30.0, 25, 10, 3].map { days in
+            mail(from: "news@news.example", list: "weekly.news.example", headers: [("List-Unsubscribe", "<https://news.example/u>")],
+                 daysAgo: days)
+        }
+        history.append(mail(from: "editor@news.example", list: "weekly.news.example", flags: ["\\Flagged"], daysAgo: 5))
+        let record = unsubscribe(list: "weekly.news.example", from: "news@news.example")
+        let report = suggest(history, unsubscribes: [record])
+        XCTAssertEqual(report.rules.count, 1)
+        let rule = try XCTUnwrap(report.rules.first)
+        XCTAssertEqual(rule.kind, .unsubscribed)
+        XCTAssertEqual(rule.query, #"list:"weekly.news.example" -from:"editor@news.example""#)
+        XCTAssertEqual(rule.actions, [#"label "no push""#, "archive", #"digest "Lists""#])
+        XCTAssertEqual(rule.unsubscribe?.since, 2)
+        XCTAssertEqual(rule.matched, 4)
+        let text = SuggestionWriter.rules(report, days: 90, now: now, timeZone: utc, accounts: [])
+        XCTAssertTrue(text.contains("# you unsubscribed from weekly.news.example on 2026-02-10 by one-click; it still sent 2 messages since\n"),
+                      text)
+        XCTAssertTrue(text.contains("rule \"unsubscribed weekly.news.example\""), text)
+        // Compiled as `triage check` would: it archives the list's mail, never the flagged post.
+        let touched = try touched(report, history)
+        XCTAssertEqual(touched.count, 4)
+        XCTAssertFalse(touched.contains { $0.isFlagged })
+        let json = SuggestionWriter.json(report, days: 90, now: now, accounts: ["test"]).serialized
+        for key in ["\"kind\":\"unsubscribed\"", "\"unsubscribe\":{", "\"method\":\"one-click\"", "\"since\":2",
+                    "\"done\":\"2026-02-10T09:00:00+00:00\""] {
+            XCTAssertTrue(json.contains(key), "\(key) in \(json)")
+        }
+        // Without the record it is an ordinary newsletter: the test can tell.
+        XCTAssertEqual(suggest(history).rules.map(\.kind), [.newsletter])
+        // A failed unsubscribe, or one whose list stopped, proposes nothing of the kind.
+        var failed = record
+        failed.succeeded = false
+        var quiet = record
+        quiet.stillSending = nil
+        XCTAssertEqual(suggest(history, unsubscribes: [failed, quiet]).rules.map(\.kind), [.newsletter])
+    }
+
+    func testAnUnsubscribedListWithFewOrNoMessagesInTheWindowStillGetsItsRule() throws {
+        // One post only, too few for a pattern, and a list with none of its mail in the window.
+        let history = [mail(from: "news@news.example", list: "weekly.news.example", daysAgo: 3)]
+        let records = [unsubscribe(list: "weekly.news.example", from: "news@news.example"),
+                       unsubscribe(list: nil, from: "promo@shop.example", daysAgo: 30, stillDaysAgo: 21)]
+        let report = suggest(history, unsubscribes: records)
+        XCTAssertEqual(report.leftOut, [])
+        XCTAssertEqual(report.rules.map(\.query), [#"list:"weekly.news.example""#, #"from:"promo@shop.example""#])
+        let text = SuggestionWriter.rules(report, days: 90, now: now, timeZone: utc, accounts: [])
+        XCTAssertTrue(text.contains("# you unsubscribed from promo@shop.example on 2026-01-31 by one-click; it still sent mail on "
+            + "2026-02-09 (none of it in the 90 days read)\n"), text)
+        XCTAssertTrue(text.contains("it still sent 1 message since"), text)
+        _ = try compiled(report)
+        XCTAssertEqual(suggest(history).rules.count, 0)
+    }
+
+    func testAnUnsubscribedListTheRulesCoverOrAPersonsIsNotSuggested() throws {
+        let history = [10.0, 3].map { mail(from: "news@news.example", list: "weekly.news.example", daysAgo: $0) }
+        let records = [unsubscribe(list: "weekly.news.example", from: "news@news.example"),
+                       unsubscribe(list: nil, from: "promo@shop.example")]
+        let (current, diagnostics) = RuleLoader.load([RuleSource(path: "mine.rules", text: """
+        rule "gone" when list:news.example OR from:promo@shop.example then archive
+        """)], folder: ".", environment: environment)
+        XCTAssertEqual(diagnostics.map(\.message), [])
+        // Covered, with or without mail in the window: left out, unless --all.
+        let report = suggest(history, unsubscribes: records, current: current)
+        XCTAssertEqual(report.rules.count, 0)
+        XCTAssertEqual(Set(report.leftOut.filter { $0.reason == RuleSuggester.coveredReason }.map(\.subject)),
+                       ["weekly.news.example", "promo@shop.example"])
+        let all = suggest(history, unsubscribes: records, current: current, all: true)
+        XCTAssertEqual(all.rules.map(\.covered), [true, true])
+        // A sender the user writes to gets no rule, unsubscribed or not.
+        let person = [unsubscribe(list: nil, from: "sam@friend.example")]
+        let sent = mail(from: "me@example.test", to: "sam@friend.example", folder: "Sent", sent: true)
+        let friendly = suggest([sent] + [4.0, 2].map { mail(from: "sam@friend.example", daysAgo: $0) }, unsubscribes: person)
+        XCTAssertEqual(friendly.rules.count, 0)
+        XCTAssertTrue(friendly.leftOut.contains { $0.subject == "sam@friend.example" })
+    }
 }

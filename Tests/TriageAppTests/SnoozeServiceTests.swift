@@ -1,0 +1,53 @@
+import Foundation
+@testable import TriageApp
+import TriageCore
+import TriageTestSupport
+import XCTest
+
+/// `triage snooze wake`'s step for one account (`SnoozeService.wakeAccount`) when the
+/// server refuses the wake's STORE: the message stays snoozed and is reported as such,
+/// with exit 75, where it used to count as done (issue 29). The command over a real
+/// server: `SnoozeTests.testSnoozeWakeTheServerRefusesExits75AndTheMessageStaysSnoozed`.
+final class SnoozeServiceTests: XCTestCase {
+    /// Collects the events the wake reports.
+    private final class Events: @unchecked Sendable {
+        var all: [RunEvent] = []
+    }
+
+    func testARefusedWakeStaysSnoozedAndExits75ThenWakesOnceAccepted() throws {
+        let dir = NSTemporaryDirectory() + "triage-snooze-service-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let utc = TimeZone(identifier: "UTC")!
+        let now = Date(timeIntervalSince1970: 1_764_583_200)  // 2026-12-01T10:00:00Z
+        let store = Store(path: dir + "/store", timeZone: utc)
+        let connection = InMemoryMailConnection(folders: ["Snoozed"])
+        connection.deliver(subject: "later please", to: "Snoozed", id: "l1@x.test", flags: ["\\Seen"])
+        let summary = MessageSummary(subject: "later please", messageID: "l1@x.test", account: "home", mailbox: "INBOX")
+        let id = RecordID.forMessage(account: "home", messageKey: "l1@x.test", rule: "later", actionKey: "snooze")
+        let record = SnoozeRecord(id: id, created: Timestamp(now, timeZone: utc), wake: Timestamp(now.addingTimeInterval(86_400), timeZone: utc),
+                                  rule: "later", message: summary)
+        XCTAssertTrue(try store.put(record))
+        let account = AccountSection(name: "home", endpoint: .maildir(path: dir + "/mail"))
+        let events = Events()
+
+        connection.refuses = { change, _ in change.flags.contains("\\Seen") }
+        let refused = try SnoozeService.wakeAccount([record], account: account, on: connection, store: store, now: now,
+                                                    report: { events.all.append($0) })
+        XCTAssertEqual(refused.woken.map(\.id), [])
+        XCTAssertEqual(refused.stayed.map(\.record.id), [id])
+        XCTAssertEqual(refused.stayed.first?.status, .tempFail)
+        XCTAssertNil(try store.record(SnoozeRecord.self, id: id)?.woken, "the record still says snoozed")
+        XCTAssertEqual(connection.mailboxes["Snoozed"]?.messages.count, 1, "the message is still in Snoozed")
+        XCTAssertTrue(events.all.contains { if case .warning(_, _, let text) = $0 { return text.contains("could not wake") }; return false },
+                      "\(events.all)")
+
+        // Once the server takes it, the same step brings it back.
+        connection.refuses = { _, _ in false }
+        let accepted = try SnoozeService.wakeAccount([record], account: account, on: connection, store: store, now: now,
+                                                     report: { events.all.append($0) })
+        XCTAssertEqual(accepted.woken.map(\.id), [id])
+        XCTAssertEqual(accepted.stayed.count, 0)
+        XCTAssertEqual(connection.mailboxes["INBOX"]?.messages.count, 1)
+        XCTAssertNotNil(try store.record(SnoozeRecord.self, id: id)?.woken)
+    }
+}
