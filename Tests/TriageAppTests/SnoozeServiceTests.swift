@@ -50,4 +50,36 @@ final class SnoozeServiceTests: XCTestCase {
         XCTAssertEqual(connection.mailboxes["INBOX"]?.messages.count, 1)
         XCTAssertNotNil(try store.record(SnoozeRecord.self, id: id)?.woken)
     }
+
+    /// A MOVE refused after the unread flag and the "Back today" entry were written: the
+    /// message stays snoozed, and no digest may say it is back (the entry goes again).
+    func testARefusedWakeMoveLeavesNoBackTodayEntry() throws {
+        let dir = NSTemporaryDirectory() + "triage-snooze-move-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let utc = TimeZone(identifier: "UTC")!
+        let now = Date(timeIntervalSince1970: 1_764_583_200)  // 2026-12-01T10:00:00Z
+        let store = Store(path: dir + "/store", timeZone: utc)
+        let connection = InMemoryMailConnection(folders: ["Snoozed"])
+        connection.deliver(subject: "later please", to: "Snoozed", id: "l2@x.test", flags: ["\\Seen"])
+        let summary = MessageSummary(subject: "later please", messageID: "l2@x.test", account: "home", mailbox: "INBOX")
+        let id = RecordID.forMessage(account: "home", messageKey: "l2@x.test", rule: "later", actionKey: "snooze")
+        let record = SnoozeRecord(id: id, created: Timestamp(now, timeZone: utc), wake: Timestamp(now, timeZone: utc),
+                                  rule: "later", message: summary)
+        XCTAssertTrue(try store.put(record))
+        let account = AccountSection(name: "home", endpoint: .maildir(path: dir + "/mail"))
+
+        connection.refusesMove = { $0 == "INBOX" }
+        let refused = try SnoozeService.wakeAccount([record], account: account, on: connection, store: store, now: now,
+                                                    report: { _ in })
+        XCTAssertEqual(refused.stayed.map(\.record.id), [id])
+        XCTAssertEqual(connection.mailboxes["Snoozed"]?.messages.count, 1, "the message is still in Snoozed")
+        XCTAssertEqual(store.digestEntries().records.filter { $0.section == SnoozeWake.backSection }.count, 0,
+                       "no Back today entry for a message the server kept")
+
+        connection.refusesMove = { _ in false }
+        let accepted = try SnoozeService.wakeAccount([record], account: account, on: connection, store: store, now: now,
+                                                     report: { _ in })
+        XCTAssertEqual(accepted.woken.map(\.id), [id])
+        XCTAssertEqual(store.digestEntries().records.filter { $0.section == SnoozeWake.backSection }.count, 1)
+    }
 }

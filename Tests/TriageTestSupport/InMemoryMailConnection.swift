@@ -71,6 +71,8 @@ public final class InMemoryMailConnection: MailConnection {
     public var reportsUIDNext = true
     /// Answers a STORE with a tagged NO when this says so.
     public var refuses: (FlagChange, [UInt32]) -> Bool = { _, _ in false }
+    /// Answers a MOVE to the folder with a tagged NO when this says so.
+    public var refusesMove: (String) -> Bool = { _ in false }
     /// The journal's attempts a resumed move was given.
     public private(set) var resumedAttempts: [CopyAttempt] = []
     /// Notices the next `takeNotices()` returns (a test plays the server's surprises).
@@ -237,6 +239,9 @@ public final class InMemoryMailConnection: MailConnection {
             resumedAttempts += attempts
         } else {
             log.append("move \(folder) \(list(uids))")
+        }
+        if refusesMove(folder) {
+            throw MailError(.refused, server: serverName, "MOVE refused: NO [CANNOT] not into \(folder) now")
         }
         let name = try openName()
         guard mailboxes[folder] != nil else {

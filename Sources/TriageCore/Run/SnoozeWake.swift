@@ -79,6 +79,9 @@ public struct SnoozeWake {
             } catch let error as MailError where error.kind == .refused || error.kind == .missingFolder {
                 // The server refused this one (a STORE or a MOVE): it stays snoozed and is tried
                 // again at the next run; the others still wake, and the account's mail is read.
+                // Its "Back today" entry, written before the move (by this attempt or one a crash
+                // cut short), would say it is back while the server kept it in the folder.
+                try store.remove(DigestEntry.self, id: backEntryID(record))
                 let subject = DigestFormat.oneLine(record.message.subject ?? "(no subject)", limit: 80)
                 report(.warning(account: account, mailbox: folder, "could not wake \"\(subject)\": \(error.message); "
                     + "it stays in \(folder) and the next run tries again"))

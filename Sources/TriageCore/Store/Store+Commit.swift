@@ -40,6 +40,13 @@ extension Store {
         return try !write(batch).created.isEmpty
     }
 
+    /// Removes a record (full id) wherever its status put it; a record that is not
+    /// there is fine. For a record written as a marker of an attempt that was then
+    /// refused (a snooze's "Back today" entry when the server kept the message).
+    public func remove<R: StoreRecord>(_ type: R.Type, id: String) throws {
+        for status in R.statusFolders { try StoreFiles.remove(filePath(R.self, status, id)) }
+    }
+
     /// Changes existing records (full ids) with `change`, moving each to the
     /// folder of its new status. Records `change` leaves equal are not rewritten.
     /// Throws for an id with no record or an unreadable one, before changing anything.
