@@ -121,19 +121,29 @@ package enum AccountSession {
             sent = try sentFolder(account, on: connection)
             if sent == nil {
                 context.err("triage: account \(account.name): a rule reads in:Sent, but \(connection.serverName) marks no folder "
-                            + "\\Sent (SPECIAL-USE) and [account \(account.name)] sets no sent = FOLDER; no sent mail is read: "
-                            + "set sent = FOLDER\n")
+                            + "\\Sent (SPECIAL-USE), has none named " + sentNames.joined(separator: ", ")
+                            + ", and [account \(account.name)] sets no sent = FOLDER; no sent mail is read: set sent = FOLDER\n")
             }
         }
         return AccountShared(archive: archive, commands: commands, filed: filed, sent: sent)
     }
 
-    /// The account's Sent folder (`in:Sent`): `sent = FOLDER`, else the SPECIAL-USE
-    /// `\Sent` folder (a Maildir's `Sent`); nil when there is none.
+    /// The account's Sent folder (`in:Sent`, and whom `suggest` sees the user write to):
+    /// `sent = FOLDER`, else the SPECIAL-USE `\Sent` folder (a Maildir's `Sent`), else the
+    /// first folder of the server's list with one of the names mail clients give it
+    /// (`sentNames`, without case; servers set up without SPECIAL-USE); nil when there is none.
     package static func sentFolder(_ account: AccountSection, on connection: MailConnection) throws -> String? {
         if let folder = account.sent { return folder }
-        return try connection.specialUseFolder("\\Sent")
+        if let folder = try connection.specialUseFolder("\\Sent") { return folder }
+        let folders = try connection.folderList() ?? []
+        for name in sentNames {
+            if let folder = folders.first(where: { $0.lowercased() == name.lowercased() }) { return folder }
+        }
+        return nil
     }
+
+    /// The names mail clients give the Sent folder (Thunderbird, Apple Mail, Outlook, Gmail's).
+    package static let sentNames = ["Sent", "Sent Messages", "Sent Items", "Sent Mail", "[Gmail]/Sent Mail"]
 
     /// After the mail: pending webhooks (after the mail actions, so a slow or failing
     /// endpoint never holds them up; bounded by webhook_budget, so they cannot hold

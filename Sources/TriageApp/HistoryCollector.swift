@@ -32,7 +32,7 @@ package enum HistoryCollector {
     package static func collect(_ account: AccountSection, on connection: MailConnection, since: Int64,
                                 keep: [String], fields: [String]) throws -> Collected {
         var collected = Collected()
-        let sent = try account.sent ?? connection.specialUseFolder("\\Sent")
+        let sent = try AccountSession.sentFolder(account, on: connection)
         collected.sent = sent
         // Trash, junk and drafts say nothing of a sender (Gmail's All Mail repeats every
         // other folder); the archive says mail was read and put away: read, but no one's filing.

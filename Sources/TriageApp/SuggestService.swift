@@ -28,8 +28,8 @@ package enum SuggestService {
             let collected = try HistoryCollector.collect(account, on: connection, since: since, keep: rules?.headerNames ?? [],
                                                          fields: rules?.neededHeaderFields ?? [])
             if collected.sent == nil {
-                context.err("triage: account \(account.name): no Sent folder (no \\Sent folder on \(connection.serverName) and no "
-                    + "sent = FOLDER in [account \(account.name)]): whom you write to is known only from the mail you answered\n")
+                context.err("triage: account \(account.name): no Sent folder (no \\Sent folder on \(connection.serverName), none named "
+                    + AccountSession.sentNames.joined(separator: ", ") + ", and no sent = FOLDER in [account \(account.name)]): whom you write to is known only from the mail you answered\n")
             }
             for folder in collected.unreadable {
                 context.err("triage: account \(account.name): folder \(String(reflecting: folder.name)) was not read: \(folder.reason)\n")

@@ -250,6 +250,22 @@ final class FollowUpRunTests: XCTestCase {
         XCTAssertTrue(run.err.contains("no sent mail is read: set sent = FOLDER"), run.err)
     }
 
+    /// A server set up without SPECIAL-USE (no folder marked `\Sent`) but with a folder
+    /// named as mail clients name it: that folder is the Sent folder, for `check` and `run`.
+    func testAFolderNamedSentIsTheSentFolderWithoutSpecialUse() throws {
+        let server = try DovecotServer.shared()
+        // "Sent" is no SPECIAL-USE folder in the test server's configuration ("Sent Messages" is).
+        let mail = try dovecot(sent: "Sent")
+        try mail.seed("Sent", quote(1), date("2026-11-30T10:00:01Z"))
+        let check = try folder.triage(["check", "--connect"])
+        XCTAssertEqual(check.status, 0, check.err)
+        XCTAssertTrue(check.out.contains("test: in:Sent reads \"Sent\" on localhost:\(server.imapsPort)"), check.out)
+        let run = try folder.triage(["run", "--all", "--now", "2026-12-01T08:00:00Z"])
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertFalse(run.err.contains("no sent mail is read"), run.err)
+        XCTAssertEqual(try reminders(), ["open No reply from Client 1: Quote 1 due 2026-12-03"])
+    }
+
     // MARK: - Crash safety
 
     /// `run --all` killed at every step (`TRIAGE_TEST_KILL_AT`: each store file, each

@@ -139,7 +139,8 @@ enum CheckCommand: Command {
                         }
                     } else {
                         context.err("triage: account \(account.name): a rule reads in:Sent, but \(server) marks no folder \\Sent "
-                                    + "(SPECIAL-USE) and [account \(account.name)] sets no sent = FOLDER: set sent = FOLDER\n")
+                                    + "(SPECIAL-USE), has none named " + AccountSession.sentNames.joined(separator: ", ")
+                                    + ", and [account \(account.name)] sets no sent = FOLDER: set sent = FOLDER\n")
                         worst = max(worst, .config)
                     }
                 }
