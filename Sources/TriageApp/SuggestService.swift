@@ -23,10 +23,20 @@ package enum SuggestService {
         var systemFolders = Set<String>()
         var identities: [String] = []
         for account in accounts {
-            let connection = try AccountSession.connect(account, credential: nil, context: context, verbose: false)
-            defer { connection.close() }
-            let collected = try HistoryCollector.collect(account, on: connection, since: since, keep: rules?.headerNames ?? [],
+            let connection: MailConnection
+            let collected: HistoryCollector.Collected
+            do {
+                connection = try AccountSession.connect(account, credential: nil, context: context, verbose: false)
+                collected = try HistoryCollector.collect(account, on: connection, since: since, keep: rules?.headerNames ?? [],
                                                          fields: rules?.neededHeaderFields ?? [])
+            } catch let error as TriageError {
+                // Not skipped: the rules act on every account, so its answered and flagged mail
+                // and its people are part of what the suggestions must leave alone.
+                let others = accounts.count > 1 ? ", or learn from another with --account NAME" : ""
+                throw SimpleError(error.exitStatus, "suggest: account \(account.name): \(error.message); nothing was suggested, "
+                                  + "as the rules act on this account's mail too: fix it\(others)")
+            }
+            defer { connection.close() }
             if collected.sent == nil {
                 context.err("triage: account \(account.name): no Sent folder (no \\Sent folder on \(connection.serverName), none named "
                     + AccountSession.sentNames.joined(separator: ", ") + ", and no sent = FOLDER in [account \(account.name)]): whom you write to is known only from the mail you answered\n")

@@ -45,6 +45,22 @@ final class SuggestCommandTests: XCTestCase {
         try verify(label: "Maildir")
     }
 
+    /// An account that cannot be read stops the command with its own exit status, says
+    /// which account and what to do, and prints no rules (they would act on its mail too).
+    func testAnAccountThatCannotBeReadSaysWhichAndSuggestsNothing() throws {
+        _ = try seedMaildir(SuggestCorpus.mailbox())
+        try folder.writeConfig([ConfigSection.triage(), ConfigSection("account home", ["url": "maildir:mail"]),
+                                ConfigSection("account gone", ["url": "maildir:nowhere"])])
+        let result = try folder.triage(["suggest", "--now", SuggestCorpus.nowText])
+        XCTAssertNotEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.out, "", "no rules printed")
+        XCTAssertTrue(result.err.contains("suggest: account gone: "), result.err)
+        XCTAssertTrue(result.err.contains("nothing was suggested") && result.err.contains("--account NAME"), result.err)
+        let one = try folder.triage(["suggest", "--account", "home", "--now", SuggestCorpus.nowText])
+        XCTAssertEqual(one.status, 0, one.err)
+        XCTAssertTrue(one.out.contains("rule \""), one.out)
+    }
+
     /// A list the user unsubscribed from (Substack, 30 days before now, by one-click) that
     /// still sent (`still_sending` set by a run): suggest reads the store's record and
     /// proposes to archive it, with the unsubscribe as its evidence, once.
