@@ -14,20 +14,29 @@ final class SnoozeServiceTests: XCTestCase {
         var all: [RunEvent] = []
     }
 
-    func testARefusedWakeStaysSnoozedAndExits75ThenWakesOnceAccepted() throws {
+    private let now = Date(timeIntervalSince1970: 1_764_583_200)  // 2026-12-01T10:00:00Z
+
+    /// A store holding one snoozed record (waking `wakeIn` seconds after `now`) and an
+    /// in-memory server holding its message, read, in Snoozed.
+    private func fixture(wakeIn: TimeInterval) throws
+        -> (dir: String, store: Store, connection: InMemoryMailConnection, record: SnoozeRecord, account: AccountSection) {
         let dir = NSTemporaryDirectory() + "triage-snooze-service-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let utc = TimeZone(identifier: "UTC")!
-        let now = Date(timeIntervalSince1970: 1_764_583_200)  // 2026-12-01T10:00:00Z
         let store = Store(path: dir + "/store", timeZone: utc)
         let connection = InMemoryMailConnection(folders: ["Snoozed"])
         connection.deliver(subject: "later please", to: "Snoozed", id: "l1@x.test", flags: ["\\Seen"])
         let summary = MessageSummary(subject: "later please", messageID: "l1@x.test", account: "home", mailbox: "INBOX")
         let id = RecordID.forMessage(account: "home", messageKey: "l1@x.test", rule: "later", actionKey: "snooze")
-        let record = SnoozeRecord(id: id, created: Timestamp(now, timeZone: utc), wake: Timestamp(now.addingTimeInterval(86_400), timeZone: utc),
-                                  rule: "later", message: summary)
+        let record = SnoozeRecord(id: id, created: Timestamp(now, timeZone: utc),
+                                  wake: Timestamp(now.addingTimeInterval(wakeIn), timeZone: utc), rule: "later", message: summary)
         XCTAssertTrue(try store.put(record))
-        let account = AccountSection(name: "home", endpoint: .maildir(path: dir + "/mail"))
+        return (dir, store, connection, record, AccountSection(name: "home", endpoint: .maildir(path: dir + "/mail")))
+    }
+
+    func testARefusedWakeStaysSnoozedAndExits75ThenWakesOnceAccepted() throws {
+        let (dir, store, connection, record, account) = try fixture(wakeIn: 86_400)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let id = record.id
         let events = Events()
 
         connection.refuses = { change, _ in change.flags.contains("\\Seen") }
@@ -54,19 +63,9 @@ final class SnoozeServiceTests: XCTestCase {
     /// A MOVE refused after the unread flag and the "Back today" entry were written: the
     /// message stays snoozed, and no digest may say it is back (the entry goes again).
     func testARefusedWakeMoveLeavesNoBackTodayEntry() throws {
-        let dir = NSTemporaryDirectory() + "triage-snooze-move-\(UUID().uuidString.prefix(8))"
+        let (dir, store, connection, record, account) = try fixture(wakeIn: 0)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let utc = TimeZone(identifier: "UTC")!
-        let now = Date(timeIntervalSince1970: 1_764_583_200)  // 2026-12-01T10:00:00Z
-        let store = Store(path: dir + "/store", timeZone: utc)
-        let connection = InMemoryMailConnection(folders: ["Snoozed"])
-        connection.deliver(subject: "later please", to: "Snoozed", id: "l2@x.test", flags: ["\\Seen"])
-        let summary = MessageSummary(subject: "later please", messageID: "l2@x.test", account: "home", mailbox: "INBOX")
-        let id = RecordID.forMessage(account: "home", messageKey: "l2@x.test", rule: "later", actionKey: "snooze")
-        let record = SnoozeRecord(id: id, created: Timestamp(now, timeZone: utc), wake: Timestamp(now, timeZone: utc),
-                                  rule: "later", message: summary)
-        XCTAssertTrue(try store.put(record))
-        let account = AccountSection(name: "home", endpoint: .maildir(path: dir + "/mail"))
+        let id = record.id
 
         connection.refusesMove = { $0 == "INBOX" }
         let refused = try SnoozeService.wakeAccount([record], account: account, on: connection, store: store, now: now,

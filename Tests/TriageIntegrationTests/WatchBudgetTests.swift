@@ -26,19 +26,10 @@ final class WatchBudgetTests: XCTestCase {
 
         /// One message with `subject` by IMAP APPEND into each of `mailboxes` (at 127.0.0.1, whose limit is Dovecot's default).
         func append(_ subject: String, to mailboxes: [String]) throws {
-            var ops: [[String: Any]] = []
             for mailbox in mailboxes {
-                let path = folder.dir + "/msg-\(UUID().uuidString.prefix(8)).eml"
-                try "From: Sender <sender@example.test>\nTo: me@example.test\nSubject: \(subject) in \(mailbox)\nMessage-ID: <\(UUID().uuidString)@example.test>\n\nHello.\n"
-                    .write(toFile: path, atomically: true, encoding: .utf8)
-                ops.append(["append": mailbox, "file": path])
+                try server.append(user: user, folder: mailbox, [SeedMessage(text:
+                    "From: Sender <sender@example.test>\nTo: me@example.test\nSubject: \(subject) in \(mailbox)\nMessage-ID: <\(UUID().uuidString)@example.test>\n\nHello.\n")])
             }
-            let job: [String: Any] = ["port": Int(server.imapsPort), "cafile": server.caFile, "user": user,
-                                      "password": DovecotServer.password, "ops": ops]
-            let jobPath = folder.dir + "/job-\(UUID().uuidString.prefix(8)).json"
-            try JSONSerialization.data(withJSONObject: job).write(to: URL(fileURLWithPath: jobPath))
-            let script = PythonTestServerProcess.serversDirectory.appendingPathComponent("imap-seed.py").path
-            try Spawn.run(["/usr/bin/python3", script, jobPath])
         }
 
         /// Dovecot's log lines about this user's logins refused for too many connections.

@@ -41,19 +41,9 @@ final class WatchCommandTests: XCTestCase {
 
         /// Delivers messages with these subjects (from `sender`) by IMAP APPEND into `mailbox`, straight to Dovecot.
         func append(_ subjects: [String], to mailbox: String = "INBOX", from sender: String = "sender@example.test") throws {
-            var ops: [[String: Any]] = []
-            for subject in subjects {
-                let path = folder.dir + "/msg-\(UUID().uuidString.prefix(8)).eml"
-                try "From: Sender <\(sender)>\nTo: me@example.test\nSubject: \(subject)\nMessage-ID: <\(UUID().uuidString)@example.test>\n\nHello.\n"
-                    .write(toFile: path, atomically: true, encoding: .utf8)
-                ops.append(["append": mailbox, "file": path])
-            }
-            let job: [String: Any] = ["port": Int(server.imapsPort), "cafile": server.caFile, "user": user,
-                                      "password": DovecotServer.password, "ops": ops]
-            let jobPath = folder.dir + "/job-\(UUID().uuidString.prefix(8)).json"
-            try JSONSerialization.data(withJSONObject: job).write(to: URL(fileURLWithPath: jobPath))
-            let script = PythonTestServerProcess.serversDirectory.appendingPathComponent("imap-seed.py").path
-            try Spawn.run(["/usr/bin/python3", script, jobPath])
+            try server.append(user: user, folder: mailbox, subjects.map {
+                SeedMessage(text: "From: Sender <\(sender)>\nTo: me@example.test\nSubject: \($0)\nMessage-ID: <\(UUID().uuidString)@example.test>\n\nHello.\n")
+            })
         }
 
         /// Waits (up to a minute) until INBOX is empty and `Done` holds `done` messages.

@@ -16,19 +16,6 @@ final class WatchBesideCalDAVWithinALimitTests: XCTestCase {
 
     private let mailboxes = ["INBOX", "Lists", "Work", "Later"]
 
-    /// One message by IMAP APPEND (through 127.0.0.1, whose limit is Dovecot's default).
-    private func append(_ subject: String, to mailbox: String, server: DovecotServer, user: String, dir: String) throws {
-        let path = dir + "/msg-\(UUID().uuidString.prefix(8)).eml"
-        try "From: Power Co <bills@power.example.test>\nTo: me@example.test\nSubject: \(subject)\nMessage-ID: <\(UUID().uuidString)@example.test>\n\nDue soon.\n"
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        let job: [String: Any] = ["port": Int(server.imapsPort), "cafile": server.caFile, "user": user,
-                                  "password": DovecotServer.password, "ops": [["append": mailbox, "file": path]]]
-        let jobPath = dir + "/job-\(UUID().uuidString.prefix(8)).json"
-        try JSONSerialization.data(withJSONObject: job).write(to: URL(fileURLWithPath: jobPath))
-        let script = PythonTestServerProcess.serversDirectory.appendingPathComponent("imap-seed.py").path
-        try Spawn.run(["/usr/bin/python3", script, jobPath])
-    }
-
     func testAReminderFromTheFourthMailboxReachesThePhoneAndComesBackDoneUnderALimitOfTwo() throws {
         let f = try CalDAVTestFolder("watch-caldav-limit", server: try CalDAVTestServer.radicale())
         addTeardownBlock { f.remove() }
@@ -51,7 +38,9 @@ final class WatchBesideCalDAVWithinALimitTests: XCTestCase {
 
         let watch = try WatchProcess(config: f.config, environment: WatchProcess.timeScale)
         watch.waitUntilWatching(mailboxes: 4)
-        try append("remindme: the electricity bill", to: "Later", server: dovecot, user: user, dir: f.dir)
+        // By IMAP APPEND through 127.0.0.1, whose limit is Dovecot's default.
+        try dovecot.append(user: user, folder: "Later", [SeedMessage(text: "From: Power Co <bills@power.example.test>\nTo: me@example.test\n"
+            + "Subject: remindme: the electricity bill\nMessage-ID: <\(UUID().uuidString)@example.test>\n\nDue soon.\n")])
 
         let onPhone = WatchProcess.waitUntil(30) {
             ((try? f.server.items(f.reminders)) ?? []).contains { $0.summary == "Pay the bill" }
